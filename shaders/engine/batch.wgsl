@@ -1,0 +1,96 @@
+// The engine's side of every rule: the batch tables, per-grid status words and the flag reduction.
+// Joined in front of a rule's own file(s); the rule adds its state bindings (pingpong.wgsl or inplace.wgsl) and
+// its entry points. Host twin: src/engine/batch.ts.
+
+override WORKGROUP_SIZE: u32 = 64u;
+
+const FLAG_CHANGED: u32 = 1u;
+const FLAG_CONTRADICTION: u32 = 2u;
+const FLAG_PENDING: u32 = 4u;
+const STATUS_WORDS: u32 = 4u;
+
+// One grid of the batch. Rules read their own meaning into param0..param3.
+struct Grid {
+  width: u32,
+  height: u32,
+  stateOffset: u32,  // first u32 of this grid in the state buffer(s)
+  stateWords: u32,
+  auxOffset: u32,    // first u32 of this grid's read-only data (clues, walls) in `aux`
+  items: u32,        // work items this grid runs per dispatch (one invocation each)
+  param0: u32,
+  param1: u32,
+  param2: u32,
+  param3: u32,
+  slot: u32,         // this grid's index in `grids` and `status`
+  pad: u32,
+}
+
+// A workgroup's share of one grid: items firstItem .. firstItem + WORKGROUP_SIZE - 1.
+struct Tile {
+  grid: u32,
+  firstItem: u32,
+}
+
+struct Step {
+  generation: u32,   // 1-based generation index inside the current chunk
+}
+
+struct BatchInfo {
+  tileCount: u32,
+  dispatchWidth: u32,  // workgroups along x; tiles past 65535 continue on y
+  gridCount: u32,
+  pad: u32,
+}
+
+@group(0) @binding(0) var<storage, read> grids: array<Grid>;
+@group(0) @binding(1) var<storage, read> tiles: array<Tile>;
+@group(0) @binding(2) var<storage, read> aux: array<u32>;
+// per grid: [0] flags (atomicOr), [1] last generation that changed (atomicMax), [2] rule counter (atomicAdd),
+// [3] last generation with an item pending (atomicMax)
+@group(0) @binding(3) var<storage, read_write> status: array<atomic<u32>>;
+@group(0) @binding(4) var<uniform> step: Step;
+@group(0) @binding(5) var<uniform> batch: BatchInfo;
+
+var<workgroup> workgroupFlags: atomic<u32>;
+
+fn tile_index(workgroupId: vec3u) -> u32 {
+  return workgroupId.x + workgroupId.y * batch.dispatchWidth;
+}
+
+// Folds every invocation's flags into one atomic per workgroup and grid. Call from uniform control flow, once
+// per dispatch, after `tileIndex < batch.tileCount` was checked by the caller.
+fn report_flags(tileIndex: u32, localIndex: u32, flags: u32) {
+  if (flags != 0u) {
+    atomicOr(&workgroupFlags, flags);
+  }
+  workgroupBarrier();
+  if (localIndex == 0u) {
+    let f = atomicLoad(&workgroupFlags);
+    if (f != 0u) {
+      let s = tiles[tileIndex].grid * STATUS_WORDS;
+      atomicOr(&status[s], f);
+      if ((f & FLAG_CHANGED) != 0u) {
+        atomicMax(&status[s + 1u], step.generation);
+      }
+      // pending is only read at a fixpoint, so what counts is whether the last generation still had it
+      if ((f & FLAG_PENDING) != 0u) {
+        atomicMax(&status[s + 3u], step.generation);
+      }
+    }
+  }
+}
+
+// Adds to the grid's rule counter (e.g. unknown cells left, tile-local generations), one atomic per workgroup.
+var<workgroup> workgroupCount: atomic<u32>;
+fn report_count(tileIndex: u32, localIndex: u32, count: u32) {
+  if (count != 0u) {
+    atomicAdd(&workgroupCount, count);
+  }
+  workgroupBarrier();
+  if (localIndex == 0u) {
+    let c = atomicLoad(&workgroupCount);
+    if (c != 0u) {
+      atomicAdd(&status[tiles[tileIndex].grid * STATUS_WORDS + 2u], c);
+    }
+  }
+}

@@ -1,0 +1,220 @@
+// Conway's Game of Life (B3/S23), 1 bit per cell, 32 cells per u32 (bit i of word c = cell x = 32c + i),
+// rows of ceil(width / 32) words. grid.param0: 1 = toroidal borders, 0 = dead borders. Padding bits past the
+// width are always 0. CPU twin: src/life/reference.ts.
+
+// Adds one neighbour plane into the 3-bit per-cell counter (s0, s1, s2): a half-adder chain. A count of 8 wraps
+// to 0, which is harmless: only counts 2 and 3 matter.
+fn add_plane(s: ptr<function, vec3u>, x: u32) {
+  let c0 = (*s).x & x;
+  (*s).x ^= x;
+  let c1 = (*s).y & c0;
+  (*s).y ^= c0;
+  (*s).z ^= c1;
+}
+
+// B3/S23 from the eight neighbour planes of the words above (n*), beside (w, e) and below (s*).
+fn life_word(center: u32, nw: u32, n: u32, ne: u32, w: u32, e: u32, sw: u32, s: u32, se: u32) -> u32 {
+  var count = vec3u(0u);
+  add_plane(&count, nw);
+  add_plane(&count, n);
+  add_plane(&count, ne);
+  add_plane(&count, w);
+  add_plane(&count, e);
+  add_plane(&count, sw);
+  add_plane(&count, s);
+  add_plane(&count, se);
+  // alive next: count == 3, or count == 2 and alive now (count bits s2 s1 s0 = 011 or 010)
+  return count.y & ~count.z & (count.x | center);
+}
+
+fn padding_mask(width: u32, col: u32, wordsPerRow: u32) -> u32 {
+  let rest = width & 31u;
+  if (col == wordsPerRow - 1u && rest != 0u) {
+    return (1u << rest) - 1u;
+  }
+  return 0xffffffffu;
+}
+
+fn src_word(g: Grid, wordsPerRow: u32, row: i32, col: i32) -> u32 {
+  var y = row;
+  var c = col;
+  let h = i32(g.height);
+  let wc = i32(wordsPerRow);
+  if (g.param0 == 1u) {
+    y = (y + h) % h;
+    c = (c + wc) % wc;
+  } else if (y < 0 || y >= h || c < 0 || c >= wc) {
+    return 0u;
+  }
+  return src[g.stateOffset + u32(y) * wordsPerRow + u32(c)];
+}
+
+// Three words of a row as the centre plane and its west and east neighbour planes.
+struct RowPlanes {
+  center: u32,
+  west: u32,
+  east: u32,
+}
+
+fn row_planes(g: Grid, wordsPerRow: u32, row: i32, col: u32) -> RowPlanes {
+  let c = i32(col);
+  let center = src_word(g, wordsPerRow, row, c);
+  var left = src_word(g, wordsPerRow, row, c - 1);
+  var right = src_word(g, wordsPerRow, row, c + 1);
+  var west = (center << 1u) | (left >> 31u);
+  var east = (center >> 1u) | (right << 31u);
+  if (g.param0 == 1u) {
+    // torus: the west of cell 0 is cell width-1, the east of cell width-1 is cell 0; with a width that is not a
+    // multiple of 32 those cells do not sit at the word edges, so take them bit by bit
+    let last = g.width - 1u;
+    if (col == 0u) {
+      let lastWord = src_word(g, wordsPerRow, row, i32(last >> 5u));
+      west = (west & ~1u) | ((lastWord >> (last & 31u)) & 1u);
+    }
+    if (col == wordsPerRow - 1u) {
+      let firstWord = src_word(g, wordsPerRow, row, 0);
+      let b = last & 31u;
+      east = (east & ~(1u << b)) | ((firstWord & 1u) << b);
+    }
+  }
+  return RowPlanes(center, west, east);
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn life_step(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
+  let t = tile_index(workgroupId);
+  if (t >= batch.tileCount) {
+    return;
+  }
+  let tile = tiles[t];
+  let g = grids[tile.grid];
+  let item = tile.firstItem + localIndex;
+  var flags = 0u;
+  if (item < g.items) {
+    let wordsPerRow = (g.width + 31u) / 32u;
+    let row = i32(item / wordsPerRow);
+    let col = item % wordsPerRow;
+    let up = row_planes(g, wordsPerRow, row - 1, col);
+    let mid = row_planes(g, wordsPerRow, row, col);
+    let down = row_planes(g, wordsPerRow, row + 1, col);
+    let next = life_word(mid.center, up.west, up.center, up.east, mid.west, mid.east, down.west, down.center, down.east)
+      & padding_mask(g.width, col, wordsPerRow);
+    dst[g.stateOffset + item] = next;
+    if (next != mid.center) {
+      flags = FLAG_CHANGED;
+    }
+  }
+  report_flags(t, localIndex, flags);
+}
+
+// ---- Multi-generation dispatch ------------------------------------------------------------------------------
+// A workgroup loads a tile of TILE_WORDS x (TILE_ROWS - 2 * GENERATIONS) words plus a halo of one word left and
+// right (32 cells, enough for up to 32 generations) and GENERATIONS rows above and below, advances it
+// GENERATIONS generations in workgroup memory, and writes back the interior. Each generation the band of valid
+// cells shrinks by one cell on every side, so after GENERATIONS steps the interior is exact: the same result as
+// GENERATIONS one-generation dispatches. Dead borders: cells outside the grid are forced to 0 every step.
+// Toroidal grids need a width that is a multiple of 32 here (the host checks), so wrapped words line up.
+
+override GENERATIONS: u32 = 8u;
+const TILE_WORDS: u32 = 8u;         // interior words per tile row
+const TILE_COLS: u32 = 10u;         // TILE_WORDS + one halo word on each side
+const TILE_ROWS: u32 = 64u;         // interior rows + 2 * GENERATIONS
+const TILE_SIZE: u32 = 640u;        // TILE_COLS * TILE_ROWS
+
+var<workgroup> tileCells: array<u32, 1280>;  // two generations of the tile, ping-pong in workgroup memory
+var<workgroup> tileChanged: atomic<u32>;
+
+fn interior_rows() -> u32 {
+  return TILE_ROWS - 2u * GENERATIONS;
+}
+
+// The tile's word at (r, k) maps to grid row r0 - GENERATIONS + r and word c0 - 1 + k; outside the grid it is
+// a dead cell (or wraps, on a torus). Returns (row, col, inside).
+fn tile_origin(g: Grid, tileInGrid: u32, wordsPerRow: u32) -> vec2i {
+  let tilesPerRow = (wordsPerRow + TILE_WORDS - 1u) / TILE_WORDS;
+  let tr = tileInGrid / tilesPerRow;
+  let tc = tileInGrid % tilesPerRow;
+  return vec2i(i32(tr * interior_rows()), i32(tc * TILE_WORDS));
+}
+
+fn cell_mask(g: Grid, wordsPerRow: u32, row: i32, col: i32) -> u32 {
+  if (g.param0 == 1u) {
+    return 0xffffffffu;
+  }
+  if (row < 0 || row >= i32(g.height) || col < 0 || col >= i32(wordsPerRow)) {
+    return 0u;
+  }
+  return padding_mask(g.width, u32(col), wordsPerRow);
+}
+
+fn tile_word(base: u32, r: i32, k: i32) -> u32 {
+  if (r < 0 || r >= i32(TILE_ROWS) || k < 0 || k >= i32(TILE_COLS)) {
+    return 0u;
+  }
+  return tileCells[base + u32(r) * TILE_COLS + u32(k)];
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn life_multi(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
+  let t = tile_index(workgroupId);
+  if (t >= batch.tileCount) {
+    return;
+  }
+  let tile = tiles[t];
+  let g = grids[tile.grid];
+  let wordsPerRow = (g.width + 31u) / 32u;
+  let origin = tile_origin(g, tile.firstItem / WORKGROUP_SIZE, wordsPerRow);
+  let r0 = origin.x - i32(GENERATIONS);
+  let c0 = origin.y - 1;
+
+  for (var i = localIndex; i < TILE_SIZE; i += WORKGROUP_SIZE) {
+    let r = i32(i / TILE_COLS);
+    let k = i32(i % TILE_COLS);
+    tileCells[i] = src_word(g, wordsPerRow, r0 + r, c0 + k) & cell_mask(g, wordsPerRow, r0 + r, c0 + k);
+  }
+  workgroupBarrier();
+
+  let interiorRows = i32(interior_rows());
+  for (var gen = 0u; gen < GENERATIONS; gen++) {
+    let cur = (gen & 1u) * TILE_SIZE;
+    let nxt = TILE_SIZE - cur;
+    for (var i = localIndex; i < TILE_SIZE; i += WORKGROUP_SIZE) {
+      let r = i32(i / TILE_COLS);
+      let k = i32(i % TILE_COLS);
+      let center = tile_word(cur, r, k);
+      var planes: array<u32, 6>;  // west/east planes of the rows above and below
+      var n = 0u;
+      var s = 0u;
+      for (var d = 0; d < 2; d++) {
+        let rr = r + select(-1, 1, d == 1);
+        let c = tile_word(cur, rr, k);
+        planes[d * 3] = (c << 1u) | (tile_word(cur, rr, k - 1) >> 31u);
+        planes[d * 3 + 1] = (c >> 1u) | (tile_word(cur, rr, k + 1) << 31u);
+        planes[d * 3 + 2] = c;
+      }
+      let west = (center << 1u) | (tile_word(cur, r, k - 1) >> 31u);
+      let east = (center >> 1u) | (tile_word(cur, r, k + 1) << 31u);
+      let next = life_word(center, planes[0], planes[2], planes[1], west, east, planes[3], planes[5], planes[4])
+        & cell_mask(g, wordsPerRow, r0 + r, c0 + k);
+      tileCells[nxt + i] = next;
+      let interior = r >= i32(GENERATIONS) && r < i32(GENERATIONS) + interiorRows && k >= 1 && k <= i32(TILE_WORDS);
+      if (interior && next != center && r0 + r < i32(g.height) && c0 + k < i32(wordsPerRow)) {
+        atomicOr(&tileChanged, 1u);
+      }
+    }
+    workgroupBarrier();
+  }
+
+  let last = (GENERATIONS & 1u) * TILE_SIZE;
+  for (var i = localIndex; i < TILE_WORDS * u32(interiorRows); i += WORKGROUP_SIZE) {
+    let r = i / TILE_WORDS;
+    let k = i % TILE_WORDS;
+    let row = origin.x + i32(r);
+    let col = origin.y + i32(k);
+    if (row < i32(g.height) && col < i32(wordsPerRow)) {
+      dst[g.stateOffset + u32(row) * wordsPerRow + u32(col)] = tileCells[last + (r + GENERATIONS) * TILE_COLS + k + 1u];
+    }
+  }
+  let changed = atomicLoad(&tileChanged);
+  report_flags(t, localIndex, select(0u, FLAG_CHANGED, changed != 0u));
+}

@@ -1,0 +1,68 @@
+// GpuContext for Node through Dawn (the `webgpu` package). Without a real GPU, Dawn finds SwiftShader (shipped in
+// Debian's chromium package) through VK_ICD_FILENAMES; we set it ourselves after a first try finds nothing.
+import { readFileSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { GpuContext, GpuError, reportAdapter, requiredLimits, type AdapterChoice } from './context.ts';
+
+export const SWIFTSHADER_ICD = '/usr/lib/chromium/vk_swiftshader_icd.json';
+const shaderRoot = fileURLToPath(new URL('../../shaders/', import.meta.url));
+
+export function readShaderFile(path: string): string {
+  return readFileSync(shaderRoot + path, 'utf8');
+}
+
+// Dawn's `create()` result must outlive every device made from it: when it is garbage-collected the process
+// dies at random. Module-level references keep them all alive for the process' life.
+const owners: unknown[] = [];
+
+async function tryAdapter(): Promise<{ gpu: GPU; adapter: GPUAdapter | null }> {
+  const { create, globals } = await import('webgpu');
+  Object.assign(globalThis, globals);
+  const gpu = create([]);
+  owners.push(gpu);
+  const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+  return { gpu, adapter };
+}
+
+let cached: Promise<GpuContext> | null = null;
+
+/** One shared context per process (tests, CLI): creating devices is slow and Dawn is happier with few. */
+export function nodeContext(choice: AdapterChoice = 'auto'): Promise<GpuContext> {
+  if (!cached) {
+    cached = createNodeContext(choice);
+    cached.catch(() => (cached = null));
+  }
+  return cached;
+}
+
+export async function createNodeContext(choice: AdapterChoice = 'auto'): Promise<GpuContext> {
+  // Mesa's WSI prints "XDG_RUNTIME_DIR is invalid" on every adapter query without it; we draw nothing here.
+  process.env.XDG_RUNTIME_DIR ??= '/tmp';
+  let adapter: GPUAdapter | null = null;
+  let fallback = false;
+  if (choice !== 'swiftshader' && !process.env.VK_ICD_FILENAMES) {
+    adapter = (await tryAdapter()).adapter;
+    if (adapter && reportAdapter(adapter, false).fallback && choice === 'gpu') adapter = null;
+  }
+  if (!adapter && choice !== 'gpu') {
+    if (!existsSync(SWIFTSHADER_ICD)) {
+      throw new GpuError(
+        `no WebGPU adapter: no GPU found and SwiftShader is missing (${SWIFTSHADER_ICD}).\n` +
+          `Install it with: apt-get update && apt-get install -y chromium libvulkan1   (needs root; npm start / npm test do this when run as root)`,
+      );
+    }
+    process.env.VK_ICD_FILENAMES ??= SWIFTSHADER_ICD;
+    adapter = (await tryAdapter()).adapter;
+    fallback = true;
+  }
+  if (!adapter) {
+    throw new GpuError(
+      choice === 'gpu'
+        ? 'no WebGPU adapter: --adapter gpu asked for a real GPU and none was found'
+        : 'no WebGPU adapter could be created (Dawn found neither a GPU nor SwiftShader; is libvulkan1 installed?)',
+    );
+  }
+  const report = reportAdapter(adapter, fallback);
+  const device = await adapter.requestDevice({ label: 'cellsolve', requiredLimits: requiredLimits(adapter) });
+  return new GpuContext(device, report, readShaderFile, owners);
+}

@@ -1,0 +1,70 @@
+// Game of Life as an engine rule, and the host side of running patterns.
+import type { GpuContext } from '../gpu/context.ts';
+import { GpuError } from '../gpu/context.ts';
+import type { Mode } from '../engine/batch.ts';
+import { WORKGROUP_SIZE } from '../engine/constants.ts';
+import type { GridInput, Rule } from '../engine/rule.ts';
+import { runAll } from '../engine/run.ts';
+import { packLife, unpackLife, wordsPerRow } from './pack.ts';
+import type { LifeGrid } from './reference.ts';
+
+/** generations per multi-generation dispatch: the tile halo is this many rows deep (shaders/life/life.wgsl) */
+export const LIFE_GENERATIONS_PER_DISPATCH = 8;
+const TILE_WORDS = 8;
+const TILE_ROWS = 64;
+
+export const lifeRule: Rule = {
+  name: 'life',
+  files: ['life/life.wgsl'],
+  entryPoints: ['life_step'],
+  stateAccess: 'ping-pong',
+  constants: { GENERATIONS: LIFE_GENERATIONS_PER_DISPATCH },
+  tracksCompletion: false,
+  multiGeneration: {
+    entryPoint: 'life_multi',
+    generationsPerDispatch: LIFE_GENERATIONS_PER_DISPATCH,
+    exact: true,
+    // one workgroup per tile of TILE_WORDS words x interior rows
+    items: (g) => {
+      const interior = TILE_ROWS - 2 * LIFE_GENERATIONS_PER_DISPATCH;
+      return Math.ceil(wordsPerRow(g.width) / TILE_WORDS) * Math.ceil(g.height / interior) * WORKGROUP_SIZE;
+    },
+  },
+};
+
+export function lifeInput(grid: LifeGrid, torus: boolean, generations: number): GridInput {
+  if (grid.width < 1 || grid.height < 1) throw new GpuError(`a Life grid must be at least 1x1 (got ${grid.width}x${grid.height})`);
+  return {
+    width: grid.width,
+    height: grid.height,
+    items: wordsPerRow(grid.width) * grid.height,
+    state: packLife(grid),
+    params: [torus ? 1 : 0],
+    maxGenerations: generations,
+  };
+}
+
+export interface LifeRunOptions {
+  generations: number;
+  torus: boolean;
+  mode?: Mode;
+  readbackEvery?: number;
+}
+
+/** Advances every grid `generations` generations (or to a still life) in as few batches as the device allows. */
+export async function runLife(ctx: GpuContext, grids: LifeGrid[], opts: LifeRunOptions) {
+  if (opts.mode === 'multi-gen' && opts.torus && grids.some((g) => g.width % 32 !== 0)) {
+    throw new GpuError('multi-generation dispatch on a torus needs widths that are multiples of 32; use one-gen');
+  }
+  const inputs = grids.map((g) => lifeInput(g, opts.torus, opts.generations));
+  const { results, stats } = await runAll(ctx, lifeRule, inputs, {
+    mode: opts.mode,
+    maxGenerations: opts.generations,
+    readbackEvery: opts.readbackEvery,
+  });
+  return {
+    grids: results.map((r, i) => unpackLife(r.state, grids[i].width, grids[i].height)),
+    outcomes: results,
+    stats,
+  };
+}

@@ -1,0 +1,72 @@
+// What every puzzle kind gives the front ends (CLI, viewer, benchmarks). The front ends know a kind only through
+// this interface and the registry; the engine knows no kinds at all.
+import type { GpuContext } from '../gpu/context.ts';
+
+/** One puzzle read from an input, or the error that stopped it being read (CLI.md: status `error`). */
+export interface PuzzleRecord<P> {
+  /** file name as given on the command line, or '-' for stdin */
+  file: string;
+  /** 1-based line where the puzzle starts */
+  line: number;
+  puzzle?: P;
+  /** message naming line and column, when the record could not be read */
+  error?: string;
+  /** the input's form (e.g. 'grid', 'gameid', 'tsv', 'png'), so output can be written in the same form */
+  form?: string;
+  /** a known solution given with the input (tsv files, `goal`), in the kind's solution alphabet */
+  expected?: string;
+}
+
+export type Status = 'solved' | 'multiple' | 'unsolved' | 'contradiction' | 'error';
+
+export interface SolveResult {
+  status: Status;
+  /** generations the puzzle itself went through (CLI.md) */
+  generations: number;
+  /** row-major, no separators, the kind's own symbols */
+  solution?: string;
+  solution2?: string;
+  /** why `unsolved`: 'stalled' | 'capped' | 'timeout' ... */
+  reason?: string;
+  /** kind-specific JSON fields: probes, branches, level, dispatches, pathLength ... */
+  extra?: Record<string, unknown>;
+  /** wall time from upload to answer */
+  ms: number;
+}
+
+export interface SolveOptions {
+  method: string;
+  maxGenerations?: number;
+  timeoutMs?: number;
+  seed?: number;
+  /** kind-specific options from the command line (--rules, --format ...), raw strings */
+  options: Record<string, string | boolean>;
+  /** progress callback: done count out of total */
+  progress?: (done: number, total: number) => void;
+}
+
+export interface GenerateOptions {
+  width: number;
+  height: number;
+  seed: number;
+  count: number;
+  options: Record<string, string | boolean>;
+}
+
+export interface PuzzleKind<P = unknown> {
+  /** the CLI name: `cellsolve solve <name>` */
+  name: string;
+  methods: string[];
+  defaultMethod: string;
+  /** Reads every puzzle in one input. Bytes for binary formats (PNG); never throws for bad records. */
+  parse(input: Uint8Array, file: string, options: Record<string, string | boolean>): PuzzleRecord<P>[];
+  /** Solves a batch on the GPU: one result per puzzle, in order. Solutions are not yet verified here. */
+  solve(ctx: GpuContext, puzzles: P[], opts: SolveOptions): Promise<SolveResult[]>;
+  /** The CPU verifier: is `solution` a valid answer to `puzzle`? (checked before anything is reported solved) */
+  verify(puzzle: P, solution: string): boolean;
+  /** Text output in the input's form family (CLI.md "Output"). */
+  format(record: PuzzleRecord<P>, result: SolveResult): string;
+  /** Writes --out files where the kind has a binary form (PNG); returns bytes for the given file name. */
+  formatFile?(record: PuzzleRecord<P>, result: SolveResult, outFile: string): Uint8Array | string;
+  generate?(opts: GenerateOptions): string;
+}

@@ -1,0 +1,16 @@
+// The GPU test fixture: one shared context per test process. Fails when no adapter can be had; skips GPU tests
+// only when the run asks for it explicitly with CELLSOLVE_SKIP_GPU=1 (CI never sets it).
+import { nodeContext } from '../src/gpu/node.ts';
+import type { GpuContext } from '../src/gpu/context.ts';
+
+export const skipGpu = process.env.CELLSOLVE_SKIP_GPU === '1';
+
+export async function gpu(): Promise<GpuContext> {
+  return nodeContext('auto');
+}
+
+/** Runs body inside validation/out-of-memory error scopes: any GPU error fails the test. */
+export async function withDevice<T>(body: (ctx: GpuContext) => Promise<T>): Promise<T> {
+  const ctx = await gpu();
+  return ctx.checked('test', () => body(ctx));
+}
