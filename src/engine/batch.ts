@@ -198,17 +198,41 @@ export class Batch {
       released: false,
     };
     this.slots[id] = slot;
-    const q = this.device.queue;
-    for (const b of this.stateBuffers) q.writeBuffer(b, stateOffset * 4, input.state.buffer, input.state.byteOffset, stateWords * 4);
-    if (auxWords) q.writeBuffer(this.auxBuffer, auxOffset * 4, input.aux!.buffer, input.aux!.byteOffset, auxWords * 4);
+    if (stateWords) this.pendingState.push({ offset: stateOffset, words: input.state });
+    if (auxWords) this.pendingAux.push({ offset: auxOffset, words: input.aux! });
     this.tableDirty = true;
     return id;
+  }
+
+  /** uploads queued by add(), written in as few writeBuffer calls as possible before the next use */
+  private pendingState: { offset: number; words: Uint32Array }[] = [];
+  private pendingAux: { offset: number; words: Uint32Array }[] = [];
+
+  private flushUploads(): void {
+    const write = (pending: { offset: number; words: Uint32Array }[], targets: GPUBuffer[]) => {
+      pending.sort((a, b) => a.offset - b.offset);
+      for (let i = 0; i < pending.length; ) {
+        // merge runs of adjacent grids into one upload (10,000 small grids: a handful of writes, not 20,000)
+        let j = i;
+        let end = pending[i].offset + pending[i].words.length;
+        while (j + 1 < pending.length && pending[j + 1].offset === end) end += pending[++j].words.length;
+        const run = new Uint32Array(end - pending[i].offset);
+        for (let k = i; k <= j; k++) run.set(pending[k].words, pending[k].offset - pending[i].offset);
+        for (const b of targets) this.device.queue.writeBuffer(b, pending[i].offset * 4, run);
+        i = j + 1;
+      }
+      pending.length = 0;
+    };
+    write(this.pendingState, this.stateBuffers);
+    write(this.pendingAux, [this.auxBuffer]);
   }
 
   /** Frees a grid's buffer space; its id may be reused by a later add(). */
   release(id: number): void {
     const s = this.slot(id);
     s.released = true;
+    this.pendingState = this.pendingState.filter((p) => p.offset !== s.stateOffset || p.words !== s.input.state);
+    this.pendingAux = this.pendingAux.filter((p) => p.offset !== s.auxOffset || p.words !== s.input.aux);
     this.stateAlloc.release(s.stateOffset, s.stateWords);
     this.auxAlloc.release(s.auxOffset, s.auxWords);
     this.freeSlots.push(id);
@@ -237,6 +261,7 @@ export class Batch {
 
   /** Reads the current state of grids (one copy and one map for all of them). */
   async readStates(ids: number[]): Promise<Uint32Array[]> {
+    this.flushUploads();
     const slots = ids.map((id) => this.slot(id));
     const total = slots.reduce((n, s) => n + s.stateWords, 0);
     if (total === 0) return slots.map(() => new Uint32Array(0));
@@ -394,6 +419,7 @@ export class Batch {
   /** Encodes `dispatches` dispatches in one command buffer, then reads the status words back once. */
   private async runChunk(dispatches: number): Promise<Uint32Array> {
     if (this.tableDirty) this.writeTables();
+    this.flushUploads();
     const statusBytes = Math.max(this.slots.length, 1) * STATUS_WORDS * 4;
     const staging = this.staging(statusBytes);
     const enc = this.device.createCommandEncoder({ label: `${this.rule.name}.chunk` });

@@ -1,0 +1,105 @@
+// `cellsolve solve KIND`: the one driver for every kind (CLI.md). Reads inputs, solves all puzzles in one call to
+// the kind (one batch, chunked by the engine where needed), verifies every solution on the CPU, prints.
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { GpuContext } from '../gpu/context.ts';
+import { findKind, kinds } from '../puzzles/registry.ts';
+import type { PuzzleRecord, SolveResult } from '../puzzles/types.ts';
+import { intOption, UsageError, type Args } from './args.ts';
+import { progressBar } from './progress.ts';
+
+export const EXIT = { ok: 0, notSolved: 1, usage: 2, internal: 3 } as const;
+
+export function kindOrUsage(name: string | undefined) {
+  const names = kinds.map((k) => k.name).join(', ') || '(none registered)';
+  if (!name) throw new UsageError(`name a puzzle kind: ${names}`);
+  const kind = findKind(name);
+  if (!kind) throw new UsageError(`unknown puzzle kind '${name}' (kinds: ${names})`);
+  return kind;
+}
+
+/** Files named on the command line; a folder stands for the files in it, sorted; '-' (or none) is stdin. */
+export function readInputs(paths: string[]): { file: string; bytes: Uint8Array }[] {
+  if (paths.length === 0) paths = ['-'];
+  const out: { file: string; bytes: Uint8Array }[] = [];
+  for (const p of paths) {
+    if (p === '-') {
+      out.push({ file: '-', bytes: readFileSync(0) });
+      continue;
+    }
+    let st;
+    try {
+      st = statSync(p);
+    } catch {
+      throw new UsageError(`cannot read '${p}': no such file`);
+    }
+    if (st.isDirectory()) {
+      for (const name of readdirSync(p).sort()) {
+        const f = join(p, name);
+        if (statSync(f).isFile()) out.push({ file: f, bytes: readFileSync(f) });
+      }
+    } else out.push({ file: p, bytes: readFileSync(p) });
+  }
+  return out;
+}
+
+export async function solveCommand(ctx: () => Promise<GpuContext>, args: Args): Promise<number> {
+  const kind = kindOrUsage(args.positional[0]);
+  const o = args.options;
+  const method = String(o.method ?? kind.defaultMethod);
+  if (!kind.methods.includes(method)) throw new UsageError(`unknown method '${method}' for ${kind.name} (methods: ${kind.methods.join(', ')})`);
+  const inputs = readInputs(args.positional.slice(1));
+  const records: PuzzleRecord<unknown>[] = [];
+  for (const input of inputs) records.push(...kind.parse(input.bytes, input.file, o));
+  const puzzles = records.filter((r) => r.puzzle !== undefined);
+  const results = new Map<PuzzleRecord<unknown>, SolveResult>();
+  if (puzzles.length) {
+    const gpu = await ctx();
+    const bar = progressBar(`solving ${puzzles.length} ${kind.name}`);
+    const t0 = performance.now();
+    const solved = await kind.solve(gpu, puzzles.map((r) => r.puzzle), {
+      method,
+      maxGenerations: o['max-generations'] !== undefined ? intOption(o, 'max-generations', 0, 1) : undefined,
+      timeoutMs: o.timeout !== undefined ? Number(o.timeout) * 1000 : undefined,
+      seed: intOption(o, 'seed', 1),
+      options: o,
+      progress: bar.update,
+    });
+    bar.done();
+    process.stderr.write(bar.active ? `solved in ${((performance.now() - t0) / 1000).toFixed(2)} s\n` : '');
+    puzzles.forEach((r, i) => results.set(r, solved[i]));
+  }
+
+  let exit: number = EXIT.ok;
+  const raise = (code: number) => (exit = Math.max(exit, code));
+  const lines: string[] = [];
+  let outText = '';
+  records.forEach((record, index) => {
+    let result = results.get(record);
+    if (!result) {
+      raise(EXIT.usage);
+      const r = { index, file: record.file, line: record.line, status: 'error', method, generations: 0, ms: 0, error: record.error };
+      if (o.json) lines.push(JSON.stringify(r));
+      else process.stderr.write(`${record.error}\n`);
+      return;
+    }
+    // CLI.md: a GPU answer that the CPU verifier rejects is a bug, reported as such
+    const rejected = (result.status === 'solved' || result.status === 'multiple') &&
+      [result.solution, result.solution2].some((s) => s !== undefined && !kind.verify(record.puzzle, s));
+    if (rejected) result = { ...result, status: 'error', extra: { ...result.extra, error: 'verifier rejected' } };
+    if (result.status === 'error') raise(EXIT.internal);
+    else if (result.status !== 'solved') raise(EXIT.notSolved);
+    if (o.json) {
+      const { extra, ...rest } = result;
+      lines.push(JSON.stringify({ index, file: record.file, line: record.line, ...rest, method, ...extra }));
+    } else if (result.status === 'error') process.stderr.write(`${record.file}:${record.line}: verifier rejected the solution\n`);
+    else outText += kind.format(record, result);
+    if (o.out && index === 0 && kind.formatFile) {
+      writeFileSync(String(o.out), kind.formatFile(record, result, String(o.out)));
+    }
+  });
+  if (o.json) process.stdout.write(lines.join('\n') + (lines.length ? '\n' : ''));
+  else if (o.out && !kind.formatFile) writeFileSync(String(o.out), outText);
+  else process.stdout.write(outText);
+  return exit;
+}

@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { GpuContext, ShaderError } from '../src/gpu/context.ts';
+import { Batch } from '../src/engine/batch.ts';
+import { RangeAllocator } from '../src/engine/alloc.ts';
+import { lifeInput, lifeRule } from '../src/life/rule.ts';
+import { randomLife, lifeRun } from '../src/life/reference.ts';
+import { unpackLife } from '../src/life/pack.ts';
+import { gpu, skipGpu } from './gpu.ts';
+
+describe('range allocator', () => {
+  it('reuses and merges freed ranges', () => {
+    const a = new RangeAllocator();
+    const x = a.alloc(10);
+    const y = a.alloc(20);
+    const z = a.alloc(5);
+    expect([x, y, z]).toEqual([0, 10, 30]);
+    a.release(y, 20);
+    expect(a.alloc(15)).toBe(10);
+    a.release(10, 15);
+    a.release(z, 5);
+    expect(a.top).toBe(10);
+    expect(a.fits(100, 50)).toBe(false);
+    expect(a.fits(40, 50)).toBe(true);
+  });
+});
+
+describe.skipIf(skipGpu)('engine on the GPU', () => {
+  it('a broken shader becomes a thrown error naming file, line and column', async () => {
+    const base = await gpu();
+    const ctx = new GpuContext(base.device, base.adapter, (p) => readFileSync(new URL(`./fixtures/${p}`, import.meta.url), 'utf8'), null);
+    const err = await ctx.computePipeline({ files: ['broken.wgsl'], entryPoint: 'main' }).catch((e) => e);
+    expect(err).toBeInstanceOf(ShaderError);
+    expect(err.file).toBe('shaders/broken.wgsl');
+    expect(err.line).toBe(5);
+    expect(err.message).toMatch(/^shaders\/broken\.wgsl:5:\d+: /);
+  });
+
+  it('pipelines are cached: a second batch of the same rule compiles nothing', async () => {
+    const ctx = await gpu();
+    const a = await ctx.computePipeline({ files: ['bench/copy.wgsl'], entryPoint: 'copy_words', constants: { WORKGROUP_SIZE: 64 } });
+    const b = await ctx.computePipeline({ files: ['bench/copy.wgsl'], entryPoint: 'copy_words', constants: { WORKGROUP_SIZE: 64 } });
+    expect(a).toBe(b);
+  });
+
+  it('grids join and leave between readbacks; caps are per grid; states stay right', async () => {
+    const ctx = await gpu();
+    const batch = await Batch.create(ctx, lifeRule);
+    try {
+      const g1 = randomLife(40, 30, 1);
+      const g2 = randomLife(70, 20, 2);
+      const g3 = randomLife(33, 33, 3);
+      const id1 = batch.add(lifeInput(g1, true, 5));
+      const id2 = batch.add(lifeInput(g2, true, 30));
+      let added = -1;
+      const finished = await batch.run({
+        readbackEvery: 4,
+        onChunk: (done, b) => {
+          // when the first grid finishes, a new one joins the running batch
+          if (done.some((o) => o.id === id1) && added < 0) added = b.add(lifeInput(g3, true, 7));
+        },
+      });
+      expect(finished.map((o) => o.status)).toEqual(['capped', 'capped', 'capped']);
+      const [s1, s2, s3] = await batch.readStates([id1, id2, added]);
+      for (const [s, g, n] of [[s1, g1, 5], [s2, g2, 30], [s3, g3, 7]] as const) {
+        expect(Array.from(unpackLife(s, g.width, g.height).cells)).toEqual(Array.from(lifeRun(g, n, true).cells));
+      }
+      expect(finished.find((o) => o.id === id2)!.generations).toBe(30);
+      expect(batch.stats.readbacks).toBeLessThan(30);
+      batch.release(id1);
+      const reuse = batch.add(lifeInput(g1, false, 3));
+      expect(reuse).toBe(id1);
+    } finally {
+      batch.destroy();
+    }
+  });
+
+  it('more tiles than 65535 workgroups in one dimension use a 2-D dispatch', async () => {
+    const ctx = await gpu();
+    // one tile per small grid: 66,000 grids need 66,000 workgroups, past the 65,535 of one dimension
+    const grids = Array.from({ length: 66_000 }, (_, i) => randomLife(3 + (i % 6), 2 + (i % 5), 10 + i));
+    const batch = await Batch.create(ctx, lifeRule);
+    try {
+      const ids = grids.map((g) => batch.add(lifeInput(g, false, 2)));
+      const outcomes = await batch.run({ readbackEvery: 2 });
+      expect(outcomes.length).toBe(grids.length);
+      const states = await batch.readStates(ids);
+      grids.forEach((g, i) => {
+        const want = lifeRun(g, 2, false).cells;
+        const got = unpackLife(states[i], g.width, g.height).cells;
+        if (got.some((c, k) => c !== want[k])) expect.fail(`grid ${i} (${g.width}x${g.height}) differs from the CPU reference`);
+      });
+    } finally {
+      batch.destroy();
+    }
+  });
+
+  it('a grid larger than the device allows gets a clear error', async () => {
+    const ctx = await gpu();
+    const limit = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
+    const fake = { width: 1, height: 1, items: 1, state: { length: limit / 4 + 1 } as unknown as Uint32Array };
+    expect(() => Batch.checkFits(ctx, fake)).toThrow(/more than this device's storage buffer limit/);
+  });
+});
