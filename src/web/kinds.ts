@@ -1,0 +1,79 @@
+// Viewer registrations: one entry per kind the page can show. Each reuses its kind's own codec and engine rule
+// (src/life, src/puzzles/<kind>/ through the registry) and names a palette file in shaders/render/ that decodes the
+// engine's packed state in the fragment shader. The page knows kinds only through this list.
+import type { GridOutcome } from '../engine/batch.ts';
+import type { GridInput, Rule } from '../engine/rule.ts';
+import { lifeViewer } from './kind-life.ts';
+
+export interface Judgement {
+  status: 'solved' | 'stuck' | 'contradiction' | 'no path' | 'still' | 'unsolved' | 'error';
+  detail: string;
+}
+
+/** One puzzle (or pattern) ready to run: the engine's rule and grid, plus what the drawing needs. */
+export interface LoadedPuzzle {
+  kind: ViewerKind;
+  title: string;
+  /** cells drawn */
+  width: number;
+  height: number;
+  rule: Rule;
+  input: GridInput;
+  /** kind-specific u32 x 4 for the palette shader (view.params) */
+  renderParams?: number[];
+  /** static drawing data (walls, clues) for the palette shader's `aux` */
+  renderAux?: Uint32Array;
+  /** what the engine's rule counter means (plotted per generation), when the rule reports one */
+  counterLabel?: string;
+  /** the counter before the first generation */
+  initialCounter?: number;
+  /** names a finished grid from its final state (kinds verify solutions with their CPU verifier here) */
+  judge(outcome: GridOutcome, state: Uint32Array): Judgement;
+  /** text drawn over the grid (nonogram clues); cellToCss maps cell coordinates to CSS pixels of the canvas */
+  overlay?(g: CanvasRenderingContext2D, cellToCss: (x: number, y: number) => [number, number], cssPerCell: number): void;
+}
+
+export interface Sample {
+  /** shown in the menu */
+  label: string;
+  /** file name under samples/web/ */
+  file: string;
+}
+
+export interface ViewerKind {
+  name: string;
+  /** palette file under shaders/ */
+  shader: string;
+  methods: string[];
+  defaultMethod: string;
+  samples: Sample[];
+  /** does this input look like this kind's (extension or content)? used when the kind is 'auto' */
+  detect(fileName: string, bytes: Uint8Array): boolean;
+  /** reads one input; throws an Error whose message names line and column, as the command line does */
+  load(bytes: Uint8Array, fileName: string, method: string): LoadedPuzzle;
+  /** a random start (Life soup, generated puzzle), when the kind can make one */
+  random?(width: number, height: number, seed: number, method: string): LoadedPuzzle;
+}
+
+export const viewerKinds: ViewerKind[] = [lifeViewer];
+
+export function findViewerKind(name: string): ViewerKind | undefined {
+  return viewerKinds.find((k) => k.name === name);
+}
+
+/** 'auto': the first kind whose detect() claims the input; else the first whose loader accepts it. */
+export function loadAuto(bytes: Uint8Array, fileName: string): LoadedPuzzle {
+  const claimed = viewerKinds.filter((k) => k.detect(fileName, bytes));
+  const errors: string[] = [];
+  for (const k of [...claimed, ...viewerKinds.filter((k) => !claimed.includes(k))]) {
+    try {
+      return k.load(bytes, fileName, k.defaultMethod);
+    } catch (e) {
+      errors.push(`${k.name}: ${(e as Error).message}`);
+      if (claimed.includes(k)) throw e;
+    }
+  }
+  throw new Error(`no kind reads this input:\n${errors.join('\n')}`);
+}
+
+export const textOf = (bytes: Uint8Array) => new TextDecoder().decode(bytes);

@@ -1,0 +1,173 @@
+// One loaded puzzle running in the engine's own Batch: play, pause, single step, reset, speed. The page draws the
+// batch's current state buffer every frame; this class only decides how many generations each chunk encodes and
+// reads the engine's small status words back between chunks (awaited here, never inside a frame callback).
+import { Batch, type GridOutcome, type Mode } from '../engine/batch.ts';
+import type { GpuContext } from '../gpu/context.ts';
+import type { Judgement, LoadedPuzzle } from './kinds.ts';
+
+/** generations per animation frame; 0 = as fast as possible (the engine's adaptive chunks, multi-gen if any) */
+export type Speed = number;
+
+export type SessionStatus = 'ready' | 'running' | 'paused' | Judgement['status'];
+
+export interface SessionSnapshot {
+  status: SessionStatus;
+  detail: string;
+  generation: number;
+  generationsPerSec: number;
+}
+
+/** thrown from the engine's onChunk to end a run() between chunks (the grid keeps running state) */
+class StopRun extends Error {}
+
+const nextFrame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+
+export class Session {
+  private batch: Batch | null = null;
+  private id = -1;
+  private loop: Promise<void> | null = null;
+  private stopRequested = false;
+  private generation = 0;
+  private status: SessionStatus = 'ready';
+  private detail = '';
+  private rate = { generations: 0, since: performance.now(), perSec: 0 };
+  /** plot points: generation, rule counter (unknown cells left, fake-path cells ...) */
+  readonly counterHistory: { generation: number; value: number }[] = [];
+  onUpdate: () => void = () => {};
+
+  constructor(
+    private readonly ctx: GpuContext,
+    readonly puzzle: LoadedPuzzle,
+  ) {}
+
+  async start(): Promise<void> {
+    this.batch = await Batch.create(this.ctx, this.puzzle.rule);
+    this.id = this.batch.add(this.puzzle.input);
+    this.generation = 0;
+    this.status = 'ready';
+    this.counterHistory.length = 0;
+    if (this.puzzle.initialCounter !== undefined) this.counterHistory.push({ generation: 0, value: this.puzzle.initialCounter });
+  }
+
+  /** The buffer and offset holding the latest generation, for the renderer. */
+  stateView(): { buffer: GPUBuffer; offsetWords: number } | null {
+    return this.batch ? this.batch.stateView(this.id) : null;
+  }
+
+  snapshot(): SessionSnapshot {
+    return { status: this.status, detail: this.detail, generation: this.generation, generationsPerSec: this.rate.perSec };
+  }
+
+  get running(): boolean {
+    return this.loop !== null;
+  }
+
+  get finished(): boolean {
+    return !!this.batch && this.batch.outcome(this.id) !== null;
+  }
+
+  play(speed: Speed, multiGen: boolean): void {
+    if (this.loop || this.finished || !this.batch) return;
+    const mode: Mode = multiGen && this.puzzle.rule.multiGeneration ? 'multi-gen' : 'one-gen';
+    const perDispatch = mode === 'multi-gen' ? this.puzzle.rule.multiGeneration!.generationsPerDispatch : 1;
+    // speed > 0: one chunk of `speed` generations per frame; 0: the engine's adaptive chunk size, no frame wait
+    const readbackEvery = speed > 0 ? Math.max(1, Math.round(speed / perDispatch)) : undefined;
+    this.runLoop(mode, readbackEvery, speed > 0, 'running');
+  }
+
+  step(): void {
+    if (this.loop || this.finished || !this.batch) return;
+    this.runLoop('one-gen', 1, false, 'paused', true);
+  }
+
+  /** Stops after the chunk in flight; resolves when the engine's run has returned. */
+  async pause(): Promise<void> {
+    if (!this.loop) return;
+    this.stopRequested = true;
+    await this.loop;
+  }
+
+  /** Back to generation 0: the grid is released and added again from the loaded input. */
+  async reset(): Promise<void> {
+    await this.pause();
+    if (!this.batch) return;
+    this.batch.release(this.id);
+    this.id = this.batch.add(this.puzzle.input);
+    this.generation = 0;
+    this.status = 'ready';
+    this.detail = '';
+    this.counterHistory.length = 0;
+    if (this.puzzle.initialCounter !== undefined) this.counterHistory.push({ generation: 0, value: this.puzzle.initialCounter });
+    this.rate = { generations: 0, since: performance.now(), perSec: 0 };
+    this.onUpdate();
+  }
+
+  async destroy(): Promise<void> {
+    await this.pause();
+    this.batch?.destroy();
+    this.batch = null;
+  }
+
+  private runLoop(mode: Mode, readbackEvery: number | undefined, framePaced: boolean, runningStatus: SessionStatus, single = false): void {
+    const batch = this.batch!;
+    this.stopRequested = false;
+    this.status = runningStatus === 'running' ? 'running' : this.status;
+    this.rate = { generations: 0, since: performance.now(), perSec: this.rate.perSec };
+    let before = batch.stats.generations;
+    const onChunk = async (finished: GridOutcome[]) => {
+      const ran = batch.stats.generations - before;
+      before = batch.stats.generations;
+      const mine = finished.find((o) => o.id === this.id);
+      this.generation = mine ? mine.generations : this.generation + ran;
+      this.countRate(ran);
+      const counter = mine ? mine.counter : batch.lastCounters.get(this.id);
+      if (counter !== undefined && this.puzzle.counterLabel) this.counterHistory.push({ generation: this.generation, value: counter });
+      this.onUpdate();
+      if (single || this.stopRequested) throw new StopRun();
+      if (framePaced) await nextFrame();
+      if (this.stopRequested) throw new StopRun();
+    };
+    this.loop = (async () => {
+      try {
+        await batch.run({ mode, readbackEvery, maxGenerations: Number.MAX_SAFE_INTEGER, onChunk });
+      } catch (e) {
+        if (!(e instanceof StopRun)) {
+          this.status = 'error';
+          this.detail = (e as Error).message;
+          console.warn(`cellsolve viewer: run failed: ${(e as Error).message}`);
+        }
+      }
+      this.loop = null;
+      const outcome = batch.outcome(this.id);
+      if (outcome) await this.judge(outcome);
+      else if (this.status === 'running') this.status = 'paused';
+      this.onUpdate();
+    })();
+  }
+
+  private countRate(generations: number): void {
+    this.rate.generations += generations;
+    const seconds = (performance.now() - this.rate.since) / 1000;
+    if (seconds >= 0.5) {
+      this.rate.perSec = this.rate.generations / seconds;
+      this.rate.generations = 0;
+      this.rate.since = performance.now();
+    } else if (this.rate.perSec === 0 && seconds > 0) {
+      this.rate.perSec = this.rate.generations / seconds;
+    }
+  }
+
+  /** A finished grid: its final state is read once (not per frame) so the kind can verify and name the result. */
+  private async judge(outcome: GridOutcome): Promise<void> {
+    this.generation = outcome.generations;
+    try {
+      const state = await this.batch!.readState(this.id);
+      const j = this.puzzle.judge(outcome, state);
+      this.status = j.status;
+      this.detail = j.detail;
+    } catch (e) {
+      this.status = 'error';
+      this.detail = (e as Error).message;
+    }
+  }
+}
