@@ -16,7 +16,7 @@ struct View {
   auxOffset: u32,        // first word of this grid's drawing data in `aux`
   params: vec4u,         // kind-specific
   pixelsPerCell: f32,
-  pad0: f32,
+  samplesPerAxis: u32,   // zoomed out: samples per pixel along each axis (1 while the view moves, to keep up)
   pad1: f32,
   pad2: f32,
 }
@@ -52,12 +52,11 @@ fn state_bit(word: u32, bit: u32) -> u32 {
 
 @fragment
 fn fs_cells(@builtin(position) position: vec4f) -> @location(0) vec4f {
-  if (view.pixelsPerCell >= 1.0) {
+  let n = view.samplesPerAxis;
+  if (n <= 1u) {
     return vec4f(sample_cell(pixel_to_cell(position.xy)).rgb, 1.0);
   }
-  // several cells per pixel: a few samples spread over the pixel's footprint (at most 3x3, to stay cheap on
-  // software rasterisers)
-  let n = min(3u, u32(ceil(1.0 / view.pixelsPerCell)));
+  // several cells per pixel: n x n samples spread over the pixel's footprint
   var sum = vec3f(0.0);
   var best = vec4f(0.0);
   for (var j = 0u; j < n; j++) {

@@ -7,6 +7,9 @@ import { GridRenderer } from './renderer.ts';
 import { Session } from './session.ts';
 import { ViewTransform } from './view.ts';
 
+/** frames within this many ms of a view change draw at interactive quality */
+const MOVING_MS = 150;
+
 const sampleUrls = import.meta.glob('../../samples/web/*', { query: '?url', import: 'default', eager: true }) as Record<string, string>;
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -51,6 +54,8 @@ interface ViewerHandle {
   view: ViewTransform;
   /** draw the next frame even when nothing changed */
   redraw(): void;
+  /** the view was changed from outside (benchmarks pan it directly) */
+  moved(): void;
   snapshot(): ReturnType<Session['snapshot']> | null;
 }
 
@@ -74,6 +79,8 @@ class Viewer {
   private readonly plot = new CounterPlot(ui.plot);
   private readonly overlay2d = ui.overlay.getContext('2d')!;
   private uiDirty = true;
+  /** when the view last moved: frames within MOVING_MS of it draw at interactive quality */
+  private lastMove = -Infinity;
 
   constructor(private readonly ctx: GpuContext) {
     this.renderer = new GridRenderer(ctx, ui.grid);
@@ -143,6 +150,13 @@ class Viewer {
   private frame(): void {
     requestAnimationFrame(() => this.frame());
     const running = !!this.session?.running;
+    const now = performance.now();
+    const moving = now - this.lastMove < MOVING_MS;
+    // one refining frame after the view comes to rest
+    if (this.lastMove > 0 && !moving && this.lastMove !== this.refinedAt) {
+      this.refinedAt = this.lastMove;
+      this.dirty = true;
+    }
     if (this.dirty || running || this.uiDirty) {
       const state = this.session?.stateView() ?? null;
       const p = this.puzzle;
@@ -150,13 +164,13 @@ class Viewer {
         p && state ? { shader: p.kind.shader, state, width: p.width, height: p.height, params: p.renderParams, aux: this.aux } : null,
         this.view,
         this.pipeline,
+        moving,
       );
       if (this.dirty) this.drawOverlay();
       this.dirty = false;
       this.frames++;
       this.fpsWindow.frames++;
     }
-    const now = performance.now();
     if (now - this.fpsWindow.since >= 500) {
       this.fps = (this.fpsWindow.frames * 1000) / (now - this.fpsWindow.since);
       this.fpsWindow = { frames: 0, since: now };
@@ -195,6 +209,13 @@ class Viewer {
   markDirty(): void {
     this.dirty = true;
   }
+
+  /** the view moved (pan, zoom): draw the next frames at interactive quality */
+  moved(): void {
+    this.dirty = true;
+    this.lastMove = performance.now();
+  }
+  private refinedAt = -Infinity;
 
   cellToClient(x: number, y: number): [number, number] {
     const dpr = window.devicePixelRatio || 1;
@@ -235,7 +256,7 @@ class Viewer {
         if (d0 > 0 && d1 > 0) this.view.zoomAt(mid.x, mid.y, d1 / d0);
       }
       pointers.set(e.pointerId, now);
-      this.dirty = true;
+      this.moved();
     });
     const up = (e: PointerEvent) => pointers.delete(e.pointerId);
     el.addEventListener('pointerup', up);
@@ -247,13 +268,13 @@ class Viewer {
         const p = local(e);
         const lines = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? 400 : 1;
         this.view.zoomAt(p.x, p.y, Math.exp(-e.deltaY * lines * 0.0015));
-        this.dirty = true;
+        this.moved();
       },
       { passive: false },
     );
     el.addEventListener('dblclick', () => {
       if (this.puzzle) this.view.fit(this.puzzle.width, this.puzzle.height);
-      this.dirty = true;
+      this.moved();
     });
   }
 }
@@ -378,6 +399,7 @@ async function main(): Promise<void> {
     cellToClient: (x, y) => viewer.cellToClient(x, y),
     view: viewer.view,
     redraw: () => viewer.markDirty(),
+    moved: () => viewer.moved(),
     snapshot: () => viewer.snapshot(),
   } as ViewerHandle;
 }

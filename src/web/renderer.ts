@@ -106,7 +106,7 @@ export class GridRenderer {
   }
 
   /** Draws one frame; with no target (or its pipeline still compiling) the canvas is cleared. */
-  draw(target: DrawTarget | null, view: ViewTransform, pipeline: GPURenderPipeline | null): void {
+  draw(target: DrawTarget | null, view: ViewTransform, pipeline: GPURenderPipeline | null, moving = false): void {
     const encoder = this.device.createCommandEncoder({ label: 'GridRenderer.frame' });
     const pass = encoder.beginRenderPass({
       label: 'GridRenderer.pass',
@@ -121,6 +121,9 @@ export class GridRenderer {
       const p = target.params ?? [];
       u.set([p[0] ?? 0, p[1] ?? 0, p[2] ?? 0, p[3] ?? 0], 16);
       f[20] = view.pixelsPerCell;
+      // zoomed out, a pixel covers several cells: up to 3x3 samples at rest, one while the view moves (a software
+      // rasteriser cannot afford nine storage reads per pixel at frame rate; the picture refines when it stops)
+      u[21] = moving || view.pixelsPerCell >= 1 ? 1 : Math.min(3, Math.ceil(1 / view.pixelsPerCell));
       this.device.queue.writeBuffer(this.viewBuffer, 0, this.viewWords);
       pass.setPipeline(pipeline);
       pass.setBindGroup(0, this.bindGroup(target.state.buffer, target.aux ?? this.emptyAux));

@@ -1,0 +1,118 @@
+// Frames per second of the viewer while panning a large grid, in Debian's chromium with WebGPU on SwiftShader
+// (the same set-up as test/browser.test.ts). `cellsolve bench web-fps [--sample FILE] [--seconds S]`, or
+// `npx tsx bench/web-fps.ts`. Cases: panning while paused, panning while the automaton runs, and, side by side in
+// the same run, the page's bare animation-frame rate (nothing drawn) that bounds both.
+import type { Page } from 'puppeteer';
+import type { GpuContext } from '../src/gpu/context.ts';
+import { haveChromium, openViewer, settleFrames } from '../test/browser-harness.ts';
+import type { BenchArgs } from './_report.ts';
+
+/** the largest bundled grid, drawn 1:1 and zoomed out */
+const DEFAULT_SAMPLE = 'maze-perfect4k.png';
+
+interface FrameCount {
+  frames: number;
+  seconds: number;
+  fps: number;
+}
+
+/** Pans by a few pixels every animation frame for `seconds`; counts the frames the viewer drew. */
+async function panFor(page: Page, seconds: number, draw: boolean): Promise<FrameCount> {
+  return page.evaluate(
+    async (s: number, d: boolean) => {
+      const v = window.cellsolveViewer!;
+      const f0 = v.frames;
+      let rafs = 0;
+      const t0 = performance.now();
+      let dir = 1;
+      while (performance.now() - t0 < s * 1000) {
+        await new Promise((r) => requestAnimationFrame(r));
+        rafs++;
+        if (d) {
+          if (rafs % 120 === 0) dir = -dir;
+          v.view.pan(5 * dir, 3 * dir);
+          v.moved();
+        }
+      }
+      const seconds = (performance.now() - t0) / 1000;
+      const frames = d ? v.frames - f0 : rafs;
+      return { frames, seconds, fps: frames / seconds };
+    },
+    seconds,
+    draw,
+  );
+}
+
+export async function bench(_ctx: GpuContext | null, args: BenchArgs): Promise<void> {
+  if (!haveChromium) throw new Error('bench web-fps needs /usr/bin/chromium');
+  const seconds = Number(args.options.seconds ?? (args.quick ? 3 : 8));
+  const sample = String(args.options.sample ?? DEFAULT_SAMPLE);
+  const v = await openViewer(1280, 800);
+  try {
+    const { page } = v;
+    if (sample.startsWith('life-random:')) {
+      // a random Life soup of the given size (no file needed): --sample life-random:4001
+      await page.select('#kind', 'life');
+      await page.$eval('#random-size', (e, size) => ((e as HTMLInputElement).value = size), sample.split(':')[1]);
+      await page.click('#random');
+      await page.waitForFunction(() => document.getElementById('status')!.textContent === 'ready', { timeout: 60_000 });
+    } else await page.evaluate((f: string) => window.cellsolveViewer!.loadSample(f), sample);
+    const error = await page.$eval('#error', (e) => (e.hidden ? '' : e.textContent));
+    if (error) throw new Error(`loading ${sample}: ${error}`);
+    const title = await page.$eval('#title', (e) => e.textContent ?? '');
+    await settleFrames(page);
+    const canvas = await page.$eval('#grid', (c) => `${(c as HTMLCanvasElement).width}x${(c as HTMLCanvasElement).height}`);
+    const rows: [string, FrameCount, Record<string, unknown>][] = [];
+    const bare = await panFor(page, seconds, false);
+    rows.push(['raf-only', bare, {}]);
+    // fitted: the whole grid on screen, several cells per pixel
+    const fitted = await panFor(page, seconds, true);
+    rows.push(['pan-fitted', fitted, { pixelsPerCell: await page.evaluate(() => window.cellsolveViewer!.view.pixelsPerCell) }]);
+    await page.evaluate(() => {
+      const view = window.cellsolveViewer!.view;
+      view.zoomAt(view.canvasWidth / 2, view.canvasHeight / 2, 4 / view.pixelsPerCell);
+    });
+    rows.push(['pan-zoom4', await panFor(page, seconds, true), { pixelsPerCell: 4 }]);
+    // while the automaton runs (fitted again): drawing shares SwiftShader's CPU with the compute chunks
+    await page.evaluate(() => window.cellsolveViewer!.redraw());
+    await page.select('#speed', '16');
+    await page.click('#play');
+    const running = await panFor(page, seconds, true);
+    const status = await page.$eval('#status', (e) => e.textContent);
+    rows.push(['pan-while-running', running, { status }]);
+    await page.evaluate(() => window.cellsolveViewer!.redraw());
+
+    process.stdout.write(`# bench web-fps: ${title}, canvas ${canvas} device pixels, chromium WebGPU on SwiftShader\n`);
+    for (const [name, c, extra] of rows) {
+      const ratio = bare.fps > 0 ? c.fps / bare.fps : 0;
+      process.stdout.write(`${name.padEnd(20)} fps ${c.fps.toFixed(1).padStart(6)}  frames ${String(c.frames).padStart(5)}  seconds ${c.seconds.toFixed(1)}  of raf rate ${(ratio * 100).toFixed(0)}%\n`);
+      if (args.json) {
+        process.stdout.write(
+          JSON.stringify({ bench: 'web-fps', case: name, adapter: 'chromium swiftshader', sample, canvas, ...c, ...extra, peer: { name: 'bare requestAnimationFrame', perSec: bare.fps }, ratio }) + '\n',
+        );
+      }
+    }
+    if (v.errors.length) process.stdout.write(`# page errors:\n${v.errors.join('\n')}\n`);
+  } finally {
+    await v.close();
+  }
+}
+
+// run directly: npx tsx bench/web-fps.ts [--sample FILE] [--seconds S] [--json] [--quick]
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/^.*\/bench\//, '/bench/'))) {
+  const options: Record<string, string | boolean> = {};
+  const argv = process.argv.slice(2);
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (!a.startsWith('--')) continue;
+    const next = argv[i + 1];
+    options[a.slice(2)] = next && !next.startsWith('--') ? (i++, next) : true;
+  }
+  bench(null, { json: Boolean(options.json), quick: Boolean(options.quick), options }).then(
+    () => process.exit(0),
+    (e) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+}
