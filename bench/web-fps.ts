@@ -57,7 +57,7 @@ export async function bench(_ctx: GpuContext | null, args: BenchArgs): Promise<v
       await page.click('#random');
       await page.waitForFunction(() => document.getElementById('status')!.textContent === 'ready', { timeout: 60_000 });
     } else await page.evaluate((f: string) => window.cellsolveViewer!.loadSample(f), sample);
-    const error = await page.$eval('#error', (e) => (e.hidden ? '' : e.textContent));
+    const error = await page.$eval('#error', (e) => ((e as HTMLElement).hidden ? '' : e.textContent));
     if (error) throw new Error(`loading ${sample}: ${error}`);
     const title = await page.$eval('#title', (e) => e.textContent ?? '');
     await settleFrames(page);

@@ -1,7 +1,10 @@
 // The viewer end to end in a real browser: Debian chromium, WebGPU on SwiftShader, the built site served on
 // localhost. Loads a sample of every kind the viewer knows, runs it to its end, checks the status text and canvas
 // pixels, saves screenshots under test-output/ and fails on any console error.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseMazes } from '../src/puzzles/maze/codec.ts';
+import { bfsPath } from '../src/puzzles/maze/reference.ts';
 import { haveChromium, openViewer, screenshot, settleFrames, waitForStatus, type ViewerPage } from './browser-harness.ts';
 import { skipGpu } from './gpu.ts';
 
@@ -49,6 +52,34 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
     expect(dead[1], `dead cell pixel ${dead}`).toBeLessThan(60);
     await page.click('#reset');
     await page.waitForFunction(() => document.getElementById('generation')!.textContent === '0', { timeout: 20_000 });
+    expect(v.errors).toEqual([]);
+  });
+
+  it('solves the 101x101 maze by dead-end filling and draws the path', async () => {
+    const { page } = v;
+    const maze = parseMazes(readFileSync(new URL('../samples/web/maze-101.png', import.meta.url)), 'maze-101.png')[0].maze!;
+    const path = bfsPath(maze)!;
+    await page.evaluate(() => window.cellsolveViewer!.loadSample('maze-101.png'));
+    await waitForStatus(page, ['ready']);
+    await page.select('#speed', '0');
+    await page.click('#play');
+    expect(await waitForStatus(page, [])).toBe('solved');
+    expect(await page.$eval('#detail', (e) => e.textContent)).toContain(`path of ${path.length} cells`);
+    await settleFrames(page);
+    const onPath = path[Math.floor(path.length / 2)];
+    const onPathXY = await page.evaluate((x: number, y: number) => window.cellsolveViewer!.cellToClient(x, y), onPath % maze.width, Math.floor(onPath / maze.width));
+    // an open cell off the path: filled as a dead end (fake path)
+    const inPath = new Set(path);
+    let fake = -1;
+    for (let i = 0; i < maze.open.length && fake < 0; i++) if (maze.open[i] && !inPath.has(i)) fake = i;
+    const fakeXY = await page.evaluate((x: number, y: number) => window.cellsolveViewer!.cellToClient(x, y), fake % maze.width, Math.floor(fake / maze.width));
+    const shot = await screenshot(page, 'viewer-maze-101-solved');
+    const pathPixel = shot.pixel(...onPathXY);
+    const fakePixel = shot.pixel(...fakeXY);
+    // palette (shaders/render/maze.wgsl): path orange (1.0, 0.45, 0.1), fake path slate blue (0.25, 0.32, 0.45)
+    expect(pathPixel[0], `path pixel ${pathPixel}`).toBeGreaterThan(200);
+    expect(pathPixel[2], `path pixel ${pathPixel}`).toBeLessThan(80);
+    expect(fakePixel[2], `fake pixel ${fakePixel}`).toBeGreaterThan(fakePixel[0]);
     expect(v.errors).toEqual([]);
   });
 

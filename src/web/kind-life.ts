@@ -37,7 +37,7 @@ function loaded(grid: LifeGrid, title: string): LoadedPuzzle {
 
 export const lifeViewer: ViewerKind = {
   name: 'life',
-  shader: 'render/life.wgsl',
+  shaders: ['render/life.wgsl'],
   methods: ['b3s23'],
   defaultMethod: 'b3s23',
   samples: [

@@ -4,6 +4,7 @@
 import type { GridOutcome } from '../engine/batch.ts';
 import type { GridInput, Rule } from '../engine/rule.ts';
 import { lifeViewer } from './kind-life.ts';
+import { mazeViewer } from './kind-maze.ts';
 
 export interface Judgement {
   status: 'solved' | 'stuck' | 'contradiction' | 'no path' | 'still' | 'unsolved' | 'error';
@@ -42,8 +43,8 @@ export interface Sample {
 
 export interface ViewerKind {
   name: string;
-  /** palette file under shaders/ */
-  shader: string;
+  /** palette file(s) under shaders/, joined after render/common.wgsl */
+  shaders: string[];
   methods: string[];
   defaultMethod: string;
   samples: Sample[];
@@ -55,7 +56,7 @@ export interface ViewerKind {
   random?(width: number, height: number, seed: number, method: string): LoadedPuzzle;
 }
 
-export const viewerKinds: ViewerKind[] = [lifeViewer];
+export const viewerKinds: ViewerKind[] = [lifeViewer, mazeViewer];
 
 export function findViewerKind(name: string): ViewerKind | undefined {
   return viewerKinds.find((k) => k.name === name);

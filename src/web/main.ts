@@ -1,4 +1,5 @@
 // The viewer page: load a puzzle or pattern, run it in the engine, draw the engine's state buffer every frame.
+import './node-shims.ts';
 import { GpuError, type GpuContext } from '../gpu/context.ts';
 import { createBrowserContext } from '../gpu/browser.ts';
 import { findViewerKind, loadAuto, viewerKinds, type LoadedPuzzle, type ViewerKind } from './kinds.ts';
@@ -105,7 +106,7 @@ class Viewer {
   }
 
   async open(puzzle: LoadedPuzzle): Promise<void> {
-    const pipeline = await this.renderer.pipeline(puzzle.kind.shader);
+    const pipeline = await this.renderer.pipeline(puzzle.kind.shaders);
     await this.session?.destroy();
     this.aux?.destroy();
     this.aux = puzzle.renderAux ? this.renderer.uploadAux(puzzle.renderAux, puzzle.kind.name) : null;
@@ -149,7 +150,6 @@ class Viewer {
 
   private frame(): void {
     requestAnimationFrame(() => this.frame());
-    const running = !!this.session?.running;
     const now = performance.now();
     const moving = now - this.lastMove < MOVING_MS;
     // one refining frame after the view comes to rest
@@ -157,11 +157,13 @@ class Viewer {
       this.refinedAt = this.lastMove;
       this.dirty = true;
     }
-    if (this.dirty || running || this.uiDirty) {
+    // a running grid is drawn once per engine chunk (onUpdate), not every frame: on a software rasteriser a frame
+    // costs as much as many generations, and every frame drawn delays the next status readback
+    if (this.dirty || this.uiDirty) {
       const state = this.session?.stateView() ?? null;
       const p = this.puzzle;
       this.renderer.draw(
-        p && state ? { shader: p.kind.shader, state, width: p.width, height: p.height, params: p.renderParams, aux: this.aux } : null,
+        p && state ? { shaders: p.kind.shaders, state, width: p.width, height: p.height, params: p.renderParams, aux: this.aux } : null,
         this.view,
         this.pipeline,
         moving,

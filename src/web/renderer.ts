@@ -6,8 +6,8 @@ import type { ViewTransform } from './view.ts';
 
 /** What one frame draws: a grid inside an engine state buffer plus the kind's drawing data. */
 export interface DrawTarget {
-  /** the kind's palette file under shaders/, e.g. 'render/life.wgsl' */
-  shader: string;
+  /** the kind's palette file(s) under shaders/, joined after render/common.wgsl, e.g. ['render/life.wgsl'] */
+  shaders: string[];
   state: { buffer: GPUBuffer; offsetWords: number };
   width: number;
   height: number;
@@ -57,21 +57,22 @@ export class GridRenderer {
   }
 
   /** The kind's pipeline, compiled once (async, so a first load never stalls a frame). */
-  pipeline(shader: string): Promise<GPURenderPipeline> {
-    let p = this.pipelines.get(shader);
+  pipeline(shaders: string[]): Promise<GPURenderPipeline> {
+    const key = shaders.join('+');
+    let p = this.pipelines.get(key);
     if (!p) {
-      p = this.createPipeline(shader);
-      this.pipelines.set(shader, p);
-      p.catch(() => this.pipelines.delete(shader));
+      p = this.createPipeline(shaders);
+      this.pipelines.set(key, p);
+      p.catch(() => this.pipelines.delete(key));
     }
     return p;
   }
 
-  private async createPipeline(shader: string): Promise<GPURenderPipeline> {
+  private async createPipeline(shaders: string[]): Promise<GPURenderPipeline> {
     // the context's module cache maps WGSL errors back to shaders/render/<file>:line:col
-    const { module } = await this.ctx.shaderModule(['render/common.wgsl', shader]);
+    const { module } = await this.ctx.shaderModule(['render/common.wgsl', ...shaders]);
     return this.device.createRenderPipelineAsync({
-      label: `GridRenderer.${shader}`,
+      label: `GridRenderer.${shaders.join('+')}`,
       layout: this.pipelineLayout,
       vertex: { module, entryPoint: 'vs_fullscreen' },
       fragment: { module, entryPoint: 'fs_cells', targets: [{ format: this.format }] },
