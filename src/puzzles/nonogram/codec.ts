@@ -1,0 +1,669 @@
+// Nonogram formats in and out. Every reader returns records, never throws for a bad record: a record that cannot
+// be read carries an error naming `file:line:column` (CLI.md, status `error`).
+//
+// In:  .non/.nonpack (mikix-nonogram-db FORMAT.md), .nin (jwilk), the TAAI tournament batch format ($k, then N
+//      column lines, then N row lines, tab-separated), STPPC Pattern game ids (`WxH:cols/rows[,givens]`) and .tsv,
+//      JSON {"rows": [[3,1],[2],[]], "columns": [...]}, and pictures (PNG, or a `#`/`.` grid with --format grid)
+//      whose clues are read off the picture.
+// Out: `#`/`.` grid text, .non with `goal`, tournament solutions ($k + rows of 0/1), PNG.
+import { PNG } from 'pngjs';
+import type { PuzzleRecord } from '../types.ts';
+
+export interface Nonogram {
+  width: number;
+  height: number;
+  /** clue lists of the rows, top to bottom, each read left to right; [] = empty row */
+  rows: number[][];
+  /** clue lists of the columns, left to right, each read top to bottom */
+  columns: number[][];
+  /** cells given in advance (STPPC's optional clue squares): row-major, 0 unknown, 1 filled, 2 empty */
+  givens?: Uint8Array;
+  title?: string;
+}
+
+export type NonogramForm = 'non' | 'nin' | 'tournament' | 'gameid' | 'tsv' | 'json' | 'png' | 'grid';
+export const FORMS: NonogramForm[] = ['non', 'nin', 'tournament', 'gameid', 'tsv', 'json', 'png', 'grid'];
+
+/** A reading error at a place in the input; becomes a record's `error` as `file:line:col: message`. */
+export class ClueError extends Error {
+  constructor(
+    message: string,
+    readonly line: number,
+    readonly column: number,
+  ) {
+    super(message);
+  }
+}
+
+interface Line {
+  text: string;
+  /** 1-based line number */
+  no: number;
+}
+
+const decoder = new TextDecoder('utf-8');
+
+function toLines(text: string): Line[] {
+  return text.split(/\r?\n/).map((t, i) => ({ text: t.replace(/\r$/, ''), no: i + 1 }));
+}
+
+const isPng = (b: Uint8Array) => b.length >= 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47;
+
+/** The form of an input: forced by `--format`, else from the extension, else from the content. */
+export function detectForm(bytes: Uint8Array, file: string, forced?: string): NonogramForm {
+  if (forced) {
+    if (!FORMS.includes(forced as NonogramForm)) throw new ClueError(`unknown nonogram format '${forced}' (one of ${FORMS.join(', ')})`, 1, 1);
+    return forced as NonogramForm;
+  }
+  if (isPng(bytes)) return 'png';
+  const ext = /\.([a-z]+)$/i.exec(file)?.[1]?.toLowerCase();
+  if (ext === 'non' || ext === 'nonpack') return 'non';
+  if (ext === 'nin') return 'nin';
+  if (ext === 'tsv') return 'tsv';
+  if (ext === 'json' || ext === 'jsonl') return 'json';
+  const text = decoder.decode(bytes.subarray(0, 4096));
+  const first = toLines(text).find((l) => l.text.trim() !== '' && !l.text.trimStart().startsWith('#'));
+  const t = first?.text.trim() ?? '';
+  if (/^\$\d+\$?$/.test(t)) return 'tournament';
+  if (/^\d+x\d+:/.test(t)) return 'gameid';
+  if (/^game_id\t/.test(t)) return 'tsv';
+  if (t.startsWith('{') || t.startsWith('[')) return 'json';
+  if (/^\d+\s+\d+$/.test(t)) return 'nin';
+  if (/^(width|height|rows|columns|title|catalogue|by|copyright|license|goal|color)\b/.test(t)) return 'non';
+  if (/^[#.]+$/.test(t)) return 'grid';
+  return 'non';
+}
+
+/** Reads every puzzle in one input. */
+export function parseNonograms(bytes: Uint8Array, file: string, options: Record<string, string | boolean> = {}): PuzzleRecord<Nonogram>[] {
+  let form: NonogramForm;
+  try {
+    form = detectForm(bytes, file, typeof options.format === 'string' ? options.format : undefined);
+  } catch (e) {
+    return [errorRecord(file, e)];
+  }
+  if (form === 'png') return [parsePngRecord(bytes, file)];
+  const text = decoder.decode(bytes).replace(/^\uFEFF/, '');
+  const records = (() => {
+    switch (form) {
+      case 'non':
+        return parseNon(text, file);
+      case 'nin':
+        return parseNin(text, file);
+      case 'tournament':
+        return parseTournament(text, file);
+      case 'gameid':
+        return parseGameIds(text, file);
+      case 'tsv':
+        return parseTsv(text, file);
+      case 'json':
+        return parseJson(text, file);
+      case 'grid':
+        return parseGridPictures(text, file);
+    }
+  })();
+  if (typeof options.solutions === 'string') attachSolutions(records, options.solutions);
+  return records;
+}
+
+function errorRecord(file: string, e: unknown, line = 1, form?: NonogramForm): PuzzleRecord<Nonogram> {
+  if (e instanceof ClueError) return { file, line: e.line, form, error: `${file}:${e.line}:${e.column}: ${e.message}` };
+  throw e;
+}
+
+/** Reads one record with `read`; a ClueError becomes the record's error. */
+function record(file: string, line: number, form: NonogramForm, read: () => { puzzle: Nonogram; expected?: string }): PuzzleRecord<Nonogram> {
+  try {
+    const { puzzle, expected } = read();
+    return { file, line, form, puzzle, expected };
+  } catch (e) {
+    return errorRecord(file, e, line, form);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Clue lines and checks
+
+/**
+ * Reads one clue line: numbers separated by `sep` (a regexp). An empty line, or a single `0`, is an empty line.
+ * `colour` accepts one trailing letter per number (.non colour designators); they are returned so that a
+ * multi-colour puzzle can be refused.
+ */
+function readClueLine(line: Line, sep: RegExp, colour = false, colours?: Set<string>): number[] {
+  const out: number[] = [];
+  const text = line.text;
+  const tokenRe = new RegExp(`[^${sep.source}]+`, 'g');
+  let m: RegExpExecArray | null;
+  while ((m = tokenRe.exec(text))) {
+    const token = m[0];
+    const col = m.index + 1;
+    const tm = colour ? /^(\d+)([a-z]?)$/.exec(token) : /^(\d+)$/.exec(token);
+    if (!tm) throw new ClueError(`bad clue token '${token}': expected a whole number`, line.no, col);
+    if (tm[2]) colours?.add(tm[2]);
+    const n = Number(tm[1]);
+    if (n === 0) {
+      // `0` alone means an empty line; a 0 among other numbers is a mistake
+      if (out.length > 0 || tokenRe.exec(text)) throw new ClueError(`clue 0 in a list of several clues`, line.no, col);
+      return [];
+    }
+    out.push(n);
+  }
+  return out;
+}
+
+const need = (clue: number[]) => (clue.length === 0 ? 0 : clue.reduce((a, b) => a + b, 0) + clue.length - 1);
+const sum = (clue: number[]) => clue.reduce((a, b) => a + b, 0);
+
+/** Where each clue line came from, for errors found after reading (line of each row/column clue). */
+interface Places {
+  rows: { line: number; column: number }[];
+  columns: { line: number; column: number }[];
+  /** where the puzzle starts */
+  start: { line: number; column: number };
+}
+
+/** Checks a puzzle's clues: each fits its line, and the rows and the columns fill the same number of cells. */
+export function checkClues(p: Nonogram, places?: Places): void {
+  const at = (kind: 'rows' | 'columns', i: number) => places?.[kind][i] ?? places?.start ?? { line: 1, column: 1 };
+  if (!(p.width >= 1 && p.height >= 1)) {
+    const s = places?.start ?? { line: 1, column: 1 };
+    throw new ClueError(`the grid must be at least 1x1 (got ${p.width}x${p.height})`, s.line, s.column);
+  }
+  p.rows.forEach((clue, i) => {
+    if (need(clue) > p.width) {
+      const a = at('rows', i);
+      throw new ClueError(`row ${i + 1}: clue ${clue.join(' ')} needs ${need(clue)} cells but the row has ${p.width}`, a.line, a.column);
+    }
+  });
+  p.columns.forEach((clue, i) => {
+    if (need(clue) > p.height) {
+      const a = at('columns', i);
+      throw new ClueError(`column ${i + 1}: clue ${clue.join(' ')} needs ${need(clue)} cells but the column has ${p.height}`, a.line, a.column);
+    }
+  });
+  const rs = p.rows.reduce((a, c) => a + sum(c), 0);
+  const cs = p.columns.reduce((a, c) => a + sum(c), 0);
+  if (rs !== cs) {
+    const s = places?.start ?? { line: 1, column: 1 };
+    throw new ClueError(`the row clues fill ${rs} cells but the column clues fill ${cs}`, s.line, s.column);
+  }
+}
+
+/** A 0/1 (or any-non-0 = filled) solution string of the right length, or an error at `line:col`. */
+function readGoal(goal: string, p: Nonogram, line: number, col: number): string {
+  if (goal.length !== p.width * p.height) {
+    throw new ClueError(`goal has ${goal.length} cells, the grid ${p.width}x${p.height} has ${p.width * p.height}`, line, col);
+  }
+  return goal.replace(/[^0]/g, '1');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// .non (mikix-nonogram-db FORMAT.md): keys in any order, `width`/`height` before `rows`/`columns`/`goal`;
+// unknown lines are ignored; `====` separates puzzles of a .nonpack.
+
+function parseNon(text: string, file: string): PuzzleRecord<Nonogram>[] {
+  const lines = toLines(text);
+  const chunks: Line[][] = [[]];
+  for (const l of lines) {
+    if (/^====\s*$/.test(l.text)) chunks.push([]);
+    else chunks[chunks.length - 1].push(l);
+  }
+  return chunks
+    .filter((c) => c.some((l) => l.text.trim() !== ''))
+    .map((chunk) => {
+      const start = chunk.find((l) => l.text.trim() !== '')!.no;
+      return record(file, start, 'non', () => readNon(chunk, start));
+    });
+}
+
+function readNon(lines: Line[], start: number): { puzzle: Nonogram; expected?: string } {
+  let width = -1;
+  let height = -1;
+  let rows: number[][] | null = null;
+  let columns: number[][] | null = null;
+  const places: Places = { rows: [], columns: [], start: { line: start, column: 1 } };
+  let goal: { text: string; line: number; col: number } | null = null;
+  let title: string | undefined;
+  const colours = new Set<string>();
+  const definedColours = new Set<string>();
+  let i = 0;
+  const intValue = (l: Line, key: string) => {
+    const m = new RegExp(`^\\s*${key}\\s+(\\S+)\\s*$`).exec(l.text);
+    const v = m?.[1] ?? '';
+    if (!/^\d+$/.test(v)) throw new ClueError(`${key} must be a whole number, got '${v}'`, l.no, l.text.indexOf(key) + key.length + 2);
+    return Number(v);
+  };
+  while (i < lines.length) {
+    const l = lines[i];
+    const key = /^\s*([a-z]+)\b/.exec(l.text)?.[1];
+    if (key === 'width') width = intValue(l, 'width');
+    else if (key === 'height') height = intValue(l, 'height');
+    else if (key === 'title') title = /"(.*)"/.exec(l.text)?.[1];
+    else if (key === 'color') {
+      const m = /^\s*color\s+([a-z])\s/.exec(l.text);
+      if (m) definedColours.add(m[1]);
+    } else if (key === 'goal') {
+      const m = /"([^"]*)"/.exec(l.text) ?? /^\s*goal\s+(\S+)/.exec(l.text);
+      if (!m) throw new ClueError(`goal must be a quoted string of cells`, l.no, 6);
+      goal = { text: m[1], line: l.no, col: l.text.indexOf(m[1]) + 1 };
+    } else if (key === 'rows' || key === 'columns') {
+      const n = key === 'rows' ? height : width;
+      if (n < 0) throw new ClueError(`'${key}' before '${key === 'rows' ? 'height' : 'width'}'`, l.no, 1);
+      if (l.text.trim() !== key) throw new ClueError(`'${key}' must stand alone on its line`, l.no, l.text.indexOf(key) + key.length + 1);
+      const clues: number[][] = [];
+      for (let k = 0; k < n; k++) {
+        const cl = lines[i + 1 + k];
+        if (!cl) throw new ClueError(`${key}: expected ${n} clue lines, the input ends after ${k}`, l.no, 1);
+        if (/^\s*[a-z]/.test(cl.text)) throw new ClueError(`${key}: expected ${n} clue lines, found ${k} before '${cl.text.trim().split(/\s/)[0]}'`, cl.no, 1);
+        clues.push(readClueLine(cl, /,\s/, true, colours));
+        places[key].push({ line: cl.no, column: 1 });
+      }
+      if (key === 'rows') rows = clues;
+      else columns = clues;
+      i += n;
+    }
+    // every other line is ignored (FORMAT.md: parsers must ignore any line that they don't recognise)
+    i++;
+  }
+  const where = places.start;
+  if (width < 0 || height < 0) throw new ClueError(`missing ${width < 0 ? 'width' : 'height'}`, where.line, 1);
+  if (!rows || !columns) throw new ClueError(`missing ${rows ? 'columns' : 'rows'}`, where.line, 1);
+  if (colours.size > 1 || definedColours.size > 1) throw new ClueError(`multi-colour puzzles are not supported`, where.line, 1);
+  const puzzle: Nonogram = { width, height, rows, columns, title };
+  checkClues(puzzle, places);
+  return { puzzle, expected: goal ? readGoal(goal.text, puzzle, goal.line, goal.col) : undefined };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// .nin (jwilk): `W H`, then H row lines, then W column lines, numbers separated by spaces, `0` = empty line.
+// One puzzle per file: like jwilk's reader we stop after the last column line (data142.nin carries copies of its
+// puzzle after it, glued together without line breaks).
+
+function contentLines(text: string): Line[] {
+  return toLines(text).filter((l) => l.text.trim() !== '' && !l.text.trimStart().startsWith('#'));
+}
+
+function parseNin(text: string, file: string): PuzzleRecord<Nonogram>[] {
+  const lines = contentLines(text);
+  if (lines.length === 0) return [];
+  const head = lines[0];
+  return [
+    record(file, head.no, 'nin', () => {
+      const m = /^\s*(\d+)\s+(\d+)\s*$/.exec(head.text);
+      if (!m) throw new ClueError(`expected 'width height', got '${head.text.trim()}'`, head.no, 1);
+      const w = Number(m[1]);
+      const h = Number(m[2]);
+      const body = lines.slice(1, 1 + h + w);
+      if (body.length < h + w) throw new ClueError(`expected ${h} row and ${w} column lines, the input ends after ${body.length}`, head.no, 1);
+      const places: Places = { rows: [], columns: [], start: { line: head.no, column: 1 } };
+      const rows = body.slice(0, h).map((l) => (places.rows.push({ line: l.no, column: 1 }), readClueLine(l, /\s/)));
+      const columns = body.slice(h).map((l) => (places.columns.push({ line: l.no, column: 1 }), readClueLine(l, /\s/)));
+      const puzzle = { width: w, height: h, rows, columns };
+      checkClues(puzzle, places);
+      return { puzzle };
+    }),
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Tournament batch (TAAI/TCGA, github NonogramRecord): `$k`, then N column clue lines (top to bottom), then N row
+// clue lines (left to right), tab-separated. N is 25 in these sets; we take it from the number of lines.
+
+function tournamentBlocks(text: string): { head: Line; body: Line[] }[] {
+  const blocks: { head: Line; body: Line[] }[] = [];
+  for (const l of toLines(text)) {
+    if (/^\s*\$/.test(l.text)) blocks.push({ head: l, body: [] });
+    else if (l.text.trim() !== '' && !l.text.trimStart().startsWith('#') && blocks.length) blocks[blocks.length - 1].body.push(l);
+  }
+  return blocks;
+}
+
+function parseTournament(text: string, file: string): PuzzleRecord<Nonogram>[] {
+  return tournamentBlocks(text).map(({ head, body }) =>
+    record(file, head.no, 'tournament', () => {
+      if (!/^\s*\$\d+\$?\s*$/.test(head.text)) throw new ClueError(`expected '$number', got '${head.text.trim()}'`, head.no, 1);
+      if (body.length === 0 || body.length % 2) throw new ClueError(`expected 2N clue lines (N columns, then N rows), found ${body.length}`, head.no, 1);
+      const n = body.length / 2;
+      const places: Places = { rows: [], columns: [], start: { line: head.no, column: 1 } };
+      const columns = body.slice(0, n).map((l) => (places.columns.push({ line: l.no, column: 1 }), readClueLine(l, /\s/)));
+      const rows = body.slice(n).map((l) => (places.rows.push({ line: l.no, column: 1 }), readClueLine(l, /\s/)));
+      const puzzle: Nonogram = { width: n, height: n, rows, columns, title: head.text.trim().replace(/\$$/, '') };
+      checkClues(puzzle, places);
+      return { puzzle };
+    }),
+  );
+}
+
+/** A tournament solution file (`$k`, then N rows of N 0/1 numbers): solution strings by puzzle number k. */
+export function parseTournamentSolutions(text: string): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const { head, body } of tournamentBlocks(text)) {
+    const k = Number(/\$(\d+)/.exec(head.text)?.[1]);
+    out.set(k, body.map((l) => l.text.replace(/[^01]/g, '')).join(''));
+  }
+  return out;
+}
+
+/** `--solutions FILE`: expected solutions for tournament records, matched by their `$k` number. */
+function attachSolutions(records: PuzzleRecord<Nonogram>[], path: string): void {
+  // read lazily so that the browser bundle never needs node:fs unless this option is used
+  const text = (globalThis as { process?: { getBuiltinModule?: (m: string) => { readFileSync: (p: string, e: string) => string } } }).process?.getBuiltinModule?.('node:fs').readFileSync(path, 'utf8');
+  if (text === undefined) throw new Error('--solutions needs a file system');
+  const sols = parseTournamentSolutions(text);
+  for (const r of records) {
+    const k = Number(/\$(\d+)/.exec(r.puzzle?.title ?? '')?.[1]);
+    const s = sols.get(k);
+    if (r.puzzle && s && s.length === r.puzzle.width * r.puzzle.height) r.expected = s;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// STPPC Pattern game ids: `WxH:` + W column lists then H row lists, lists separated by `/`, numbers by `.`, an
+// empty list = empty line; an optional `,` suffix gives clue squares as a run-length grid (pattern.c new_game:
+// a-y = that many unknown squares then one empty square, A-Y = ... then one filled square, z = 25 unknown).
+
+export function readGameId(id: string, line: number, col0 = 1): Nonogram {
+  const m = /^(\d+)x(\d+):/.exec(id);
+  if (!m) throw new ClueError(`expected a game id 'WxH:...'`, line, col0);
+  const width = Number(m[1]);
+  const height = Number(m[2]);
+  let pos = m[0].length;
+  const comma = id.indexOf(',', pos);
+  const body = comma < 0 ? id.slice(pos) : id.slice(pos, comma);
+  const lists = body.split('/');
+  if (lists.length !== width + height) {
+    throw new ClueError(`a ${width}x${height} game id needs ${width + height} clue lists, found ${lists.length}`, line, col0 + pos);
+  }
+  const places: Places = { rows: [], columns: [], start: { line, column: col0 } };
+  const clues: number[][] = lists.map((list, i) => {
+    const here = { line, column: col0 + pos };
+    (i < width ? places.columns : places.rows).push(here);
+    const out: number[] = [];
+    if (list !== '') {
+      let at = pos;
+      for (const t of list.split('.')) {
+        if (!/^\d+$/.test(t) || Number(t) === 0) throw new ClueError(`bad clue token '${t}': expected a number from 1 up`, line, col0 + at);
+        out.push(Number(t));
+        at += t.length + 1;
+      }
+    }
+    pos += list.length + 1;
+    return out;
+  });
+  const puzzle: Nonogram = { width, height, columns: clues.slice(0, width), rows: clues.slice(width) };
+  if (comma >= 0) puzzle.givens = readGivens(id.slice(comma + 1), width * height, line, col0 + comma + 1);
+  checkClues(puzzle, places);
+  return puzzle;
+}
+
+function readGivens(s: string, cells: number, line: number, col: number): Uint8Array {
+  // the same walk as pattern.c's validate_desc/new_game: the letters must take the index exactly to the end
+  const g = new Uint8Array(cells);
+  let i = 0;
+  let k = 0;
+  while (i < cells) {
+    if (k >= s.length) throw new ClueError(`too little data in the clue squares`, line, col + k);
+    const c = s[k];
+    if (!/[a-zA-Z]/.test(c)) throw new ClueError(`bad character '${c}' in the clue squares`, line, col + k);
+    const len = c.toLowerCase().charCodeAt(0) - 97;
+    i += len;
+    if (len < 25 && i < cells) g[i++] = c === c.toUpperCase() ? 1 : 2;
+    if (i > cells) throw new ClueError(`too much data in the clue squares`, line, col + k);
+    k++;
+  }
+  if (k < s.length) throw new ClueError(`too much data in the clue squares`, line, col + k);
+  return g;
+}
+
+function parseGameIds(text: string, file: string): PuzzleRecord<Nonogram>[] {
+  return contentLines(text).map((l) => {
+    const col = l.text.length - l.text.trimStart().length + 1;
+    return record(file, l.no, 'gameid', () => ({ puzzle: readGameId(l.text.trim(), l.no, col) }));
+  });
+}
+
+/** STPPC .tsv (../shared/data): a header naming `game_id` (and maybe `solution`), one puzzle per line. */
+function parseTsv(text: string, file: string): PuzzleRecord<Nonogram>[] {
+  const lines = contentLines(text);
+  if (lines.length === 0) return [];
+  const header = lines[0].text.split('\t').map((h) => h.trim().replace(/\(.*$/, ''));
+  const idCol = header.indexOf('game_id');
+  if (idCol < 0) return [errorRecord(file, new ClueError(`a .tsv needs a header with a 'game_id' column`, lines[0].no, 1), lines[0].no, 'tsv')];
+  const solCol = header.indexOf('solution');
+  return lines.slice(1).map((l) => {
+    const cells = l.text.split('\t');
+    const col = cells.slice(0, idCol).reduce((a, c) => a + c.length + 1, 1);
+    return record(file, l.no, 'tsv', () => {
+      if (cells[idCol] === undefined) throw new ClueError(`missing game_id column`, l.no, 1);
+      const puzzle = readGameId(cells[idCol].trim(), l.no, col);
+      const sol = solCol >= 0 ? cells[solCol]?.trim() : undefined;
+      return { puzzle, expected: sol && /^[01]+$/.test(sol) && sol.length === puzzle.width * puzzle.height ? sol : undefined };
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// JSON: {"rows": [[3,1],[2],[]], "columns": [...]} (optional "width", "height", "title", "goal"/"solution");
+// one object, an array of them, or one object per line.
+
+function parseJson(text: string, file: string): PuzzleRecord<Nonogram>[] {
+  const trimmed = text.trim();
+  const lineOf = (offset: number) => {
+    const before = text.slice(0, offset);
+    const line = before.split('\n').length;
+    return { line, column: offset - before.lastIndexOf('\n') };
+  };
+  try {
+    const value = JSON.parse(text);
+    const start = lineOf(text.indexOf(trimmed[0]));
+    const list = Array.isArray(value) ? value : [value];
+    // the line of each top-level object: found by scanning for its opening brace at depth 1 (array) or 0
+    const starts = objectStarts(text, Array.isArray(value));
+    return list.map((v, i) => {
+      const at = starts[i] !== undefined ? lineOf(starts[i]) : start;
+      return record(file, at.line, 'json', () => readJsonPuzzle(v, at.line, at.column));
+    });
+  } catch (e) {
+    if (!(e instanceof SyntaxError)) throw e;
+    // JSON lines: one object per line
+    const lines = contentLines(text);
+    if (lines.length > 1 && lines.every((l) => l.text.trim().startsWith('{'))) {
+      return lines.map((l) =>
+        record(file, l.no, 'json', () => {
+          let v: unknown;
+          try {
+            v = JSON.parse(l.text);
+          } catch (err) {
+            throw new ClueError(`bad JSON: ${(err as Error).message}`, l.no, jsonErrorColumn(err as Error, l.text));
+          }
+          return readJsonPuzzle(v, l.no, 1);
+        }),
+      );
+    }
+    const pos = /position (\d+)/.exec((e as Error).message);
+    const at = pos ? lineOf(Number(pos[1])) : { line: 1, column: 1 };
+    return [errorRecord(file, new ClueError(`bad JSON: ${(e as Error).message.replace(/ in JSON at position \d+.*$/, '')}`, at.line, at.column), at.line, 'json')];
+  }
+}
+
+function jsonErrorColumn(e: Error, text: string): number {
+  const pos = /position (\d+)/.exec(e.message);
+  return pos ? Number(pos[1]) + 1 : text.length - text.trimStart().length + 1;
+}
+
+function objectStarts(text: string, inArray: boolean): number[] {
+  const out: number[] = [];
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') inString = true;
+    else if (c === '{' || c === '[') {
+      if (c === '{' && depth === (inArray ? 1 : 0)) out.push(i);
+      depth++;
+    } else if (c === '}' || c === ']') depth--;
+  }
+  return out;
+}
+
+function readJsonPuzzle(v: unknown, line: number, column: number): { puzzle: Nonogram; expected?: string } {
+  const fail = (msg: string): never => {
+    throw new ClueError(msg, line, column);
+  };
+  if (!v || typeof v !== 'object' || Array.isArray(v)) fail(`expected an object with "rows" and "columns"`);
+  const o = v as Record<string, unknown>;
+  const lists = (key: string): number[][] => {
+    const a = o[key] ?? (key === 'columns' ? o.cols : undefined);
+    if (!Array.isArray(a)) return fail(`"${key}" must be a list of clue lists`);
+    return a.map((c, i) => {
+      const list = typeof c === 'number' ? [c] : c;
+      if (!Array.isArray(list) || !list.every((n) => Number.isInteger(n) && n >= 0)) {
+        return fail(`"${key}"[${i}]: bad clue ${JSON.stringify(c)}: expected a list of whole numbers`);
+      }
+      if (list.length === 1 && list[0] === 0) return [];
+      if (list.includes(0)) return fail(`"${key}"[${i}]: clue 0 in a list of several clues`);
+      return list as number[];
+    });
+  };
+  const rows = lists('rows');
+  const columns = lists('columns');
+  const width = typeof o.width === 'number' ? o.width : columns.length;
+  const height = typeof o.height === 'number' ? o.height : rows.length;
+  if (width !== columns.length || height !== rows.length) fail(`width ${width} and height ${height} do not match ${columns.length} columns and ${rows.length} rows`);
+  const puzzle: Nonogram = { width, height, rows, columns, title: typeof o.title === 'string' ? o.title : undefined };
+  checkClues(puzzle, { rows: [], columns: [], start: { line, column } });
+  const goal = typeof o.goal === 'string' ? o.goal : typeof o.solution === 'string' ? o.solution : undefined;
+  return { puzzle, expected: goal !== undefined ? readGoal(goal, puzzle, line, column) : undefined };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Pictures: the clues are read off a picture (a PNG, dark pixels filled; or `#`/`.` text), and the picture is the
+// expected solution. Used to check that an image makes a uniquely solvable puzzle (and by `gen --image`).
+
+/** Row and column clues of a row-major 0/1 picture. */
+export function cluesOf(cells: ArrayLike<number>, width: number, height: number): { rows: number[][]; columns: number[][] } {
+  const runs = (get: (i: number) => number, n: number) => {
+    const out: number[] = [];
+    let run = 0;
+    for (let i = 0; i < n; i++) {
+      if (get(i)) run++;
+      else if (run) out.push(run), (run = 0);
+    }
+    if (run) out.push(run);
+    return out;
+  };
+  const rows = Array.from({ length: height }, (_, r) => runs((i) => cells[r * width + i], width));
+  const columns = Array.from({ length: width }, (_, c) => runs((i) => cells[i * width + c], height));
+  return { rows, columns };
+}
+
+export function pictureToPuzzle(cells: ArrayLike<number>, width: number, height: number, title?: string): Nonogram {
+  return { width, height, ...cluesOf(cells, width, height), title };
+}
+
+function parseGridPictures(text: string, file: string): PuzzleRecord<Nonogram>[] {
+  const out: PuzzleRecord<Nonogram>[] = [];
+  let block: Line[] = [];
+  const flush = () => {
+    if (!block.length) return;
+    const b = block;
+    block = [];
+    out.push(
+      record(file, b[0].no, 'grid', () => {
+        const width = b[0].text.trim().length;
+        const cells: number[] = [];
+        for (const l of b) {
+          const t = l.text.trim();
+          const bad = /[^#.]/.exec(t);
+          if (bad) throw new ClueError(`bad cell '${bad[0]}': expected '#' or '.'`, l.no, l.text.indexOf(t) + bad.index + 1);
+          if (t.length !== width) throw new ClueError(`row of ${t.length} cells, the first row has ${width}`, l.no, 1);
+          for (const ch of t) cells.push(ch === '#' ? 1 : 0);
+        }
+        const puzzle = pictureToPuzzle(cells, width, b.length);
+        return { puzzle, expected: cells.join('') };
+      }),
+    );
+  };
+  for (const l of toLines(text)) {
+    if (l.text.trim() === '' || l.text.trimStart().startsWith('//')) flush();
+    else if (!/^\s*#\s/.test(l.text) || /^[#.]+$/.test(l.text.trim())) block.push(l);
+  }
+  flush();
+  return out;
+}
+
+/** A PNG as a 0/1 picture: a pixel is filled when it is darker than mid-grey (and not transparent). */
+export function readPngPicture(bytes: Uint8Array): { width: number; height: number; cells: Uint8Array } {
+  const png = PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  const cells = new Uint8Array(png.width * png.height);
+  for (let i = 0; i < cells.length; i++) {
+    const [r, g, b, a] = png.data.subarray(i * 4, i * 4 + 4);
+    cells[i] = a >= 128 && 0.299 * r + 0.587 * g + 0.114 * b < 128 ? 1 : 0;
+  }
+  return { width: png.width, height: png.height, cells };
+}
+
+function parsePngRecord(bytes: Uint8Array, file: string): PuzzleRecord<Nonogram> {
+  try {
+    const { width, height, cells } = readPngPicture(bytes);
+    return { file, line: 1, form: 'png', puzzle: pictureToPuzzle(cells, width, height), expected: Array.from(cells).join('') };
+  } catch (e) {
+    return { file, line: 1, form: 'png', error: `${file}:1:1: not a readable PNG: ${(e as Error).message}` };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Output
+
+/** A solution (row-major 0/1) as `#`/`.` rows. */
+export function formatGrid(solution: string, width: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < solution.length; i += width) out.push(solution.slice(i, i + width).replace(/1/g, '#').replace(/0/g, '.'));
+  return out.join('\n') + '\n';
+}
+
+/** The puzzle in .non form, with `goal` when a solution is given. */
+export function formatNon(p: Nonogram, solution?: string): string {
+  const lines: string[] = [];
+  if (p.title) lines.push(`title "${p.title.replace(/"/g, '&quot;')}"`);
+  lines.push(`width ${p.width}`, `height ${p.height}`, '', 'rows', ...p.rows.map((c) => c.join(',')), '', 'columns', ...p.columns.map((c) => c.join(',')));
+  if (solution) lines.push('', `goal "${solution}"`);
+  return lines.join('\n') + '\n';
+}
+
+/** A solution in the tournament solution form: `$k`, then rows of tab-separated 0/1. */
+export function formatTournamentSolution(k: string, solution: string, width: number): string {
+  const rows: string[] = [k];
+  for (let i = 0; i < solution.length; i += width) rows.push(solution.slice(i, i + width).split('').join('\t'));
+  return rows.join('\n') + '\n';
+}
+
+/** The puzzle as an STPPC Pattern game id. */
+export function formatGameId(p: Nonogram): string {
+  const list = (c: number[]) => c.join('.');
+  return `${p.width}x${p.height}:${[...p.columns, ...p.rows].map(list).join('/')}`;
+}
+
+/** The puzzle in the tournament question form (columns first, then rows; tab-separated, 0 = empty line). */
+export function formatTournament(k: number, p: Nonogram): string {
+  const list = (c: number[]) => (c.length ? c.join('\t') : '0');
+  return [`$${k}`, ...p.columns.map(list), ...p.rows.map(list)].join('\n') + '\n';
+}
+
+/** A solution as a PNG: `scale` pixels per cell, filled cells black. */
+export function solutionPng(solution: string, width: number, height: number, scale = 8): Uint8Array {
+  const png = new PNG({ width: width * scale, height: height * scale });
+  for (let y = 0; y < height * scale; y++) {
+    for (let x = 0; x < width * scale; x++) {
+      const filled = solution[Math.floor(y / scale) * width + Math.floor(x / scale)] === '1';
+      const v = filled ? 0 : 255;
+      png.data.set([v, v, v, 255], (y * width * scale + x) * 4);
+    }
+  }
+  return new Uint8Array(PNG.sync.write(png));
+}

@@ -1,0 +1,228 @@
+// Nonogram formats: every reader on small inputs of our own, the real collections when ../shared is present, the
+// clue errors with line:column, round trips through the writers, and a fuzz test (no reader ever throws).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  cluesOf,
+  formatGameId,
+  formatGrid,
+  formatNon,
+  formatTournament,
+  formatTournamentSolution,
+  parseNonograms,
+  parseTournamentSolutions,
+  readPngPicture,
+  solutionPng,
+  type Nonogram,
+} from '../src/puzzles/nonogram/codec.ts';
+import { verify } from '../src/puzzles/nonogram/reference.ts';
+
+const enc = new TextEncoder();
+const parse = (text: string, file: string, options: Record<string, string | boolean> = {}) => parseNonograms(enc.encode(text), file, options);
+
+// webpbn.com #1 "Dancer" (the FORMAT.md example), 5 wide and 10 high
+const dancer: Nonogram = {
+  width: 5,
+  height: 10,
+  rows: [[2], [2, 1], [1, 1], [3], [1, 1], [1, 1], [2], [1, 1], [1, 2], [2]],
+  columns: [[2, 1], [2, 1, 3], [7], [1, 3], [2, 1]],
+};
+const dancerGoal = '01100011010010101110101001010000110010100101111000';
+
+describe('nonogram readers', () => {
+  it('.non with goal, unknown keys ignored, CRLF', () => {
+    const text = formatNon({ ...dancer, title: 'Dancer' }, dancerGoal).replace('width', 'by "someone"\ncolor a #000000\nwidth').replace(/\n/g, '\r\n');
+    const [r] = parse(text, 'dancer.non');
+    expect(r.error).toBeUndefined();
+    expect(r.puzzle!.rows).toEqual(dancer.rows);
+    expect(r.puzzle!.columns).toEqual(dancer.columns);
+    expect(r.expected).toBe(dancerGoal);
+    expect(verify(r.puzzle!, r.expected!)).toBe(true);
+  });
+
+  it('.nonpack bundles; blank and 0 lines are empty lines', () => {
+    const p1 = 'width 2\nheight 2\nrows\n1\n0\ncolumns\n1\n\n';
+    const text = `${p1}====\n${p1.replace('rows\n1\n0', 'rows\n\n1').replace('columns\n1\n', 'columns\n\n1')}`;
+    const recs = parse(text, 'x.nonpack');
+    expect(recs.map((r) => r.error)).toEqual([undefined, undefined]);
+    expect(recs[0].puzzle!.rows).toEqual([[1], []]);
+    expect(recs[1].puzzle!.rows).toEqual([[], [1]]);
+    expect(recs[1].line).toBe(10);
+  });
+
+  it('.nin, tournament, game id, .tsv and JSON give the same puzzle', () => {
+    const nin = `5 10\n${dancer.rows.map((r) => r.join(' ')).join('\n')}\n${dancer.columns.map((r) => r.join(' ')).join('\n')}\n`;
+    const tour = formatTournament(7, dancer).replace(/\n/g, '\r\n');
+    const gameid = formatGameId(dancer);
+    const tsv = `game_id\tw\th\tcol_clues\trow_clues\tsolution\tgen_seconds\n${gameid}\t5\t10\tx\tx\t${dancerGoal}\t0.1\n`;
+    const json = JSON.stringify({ rows: dancer.rows, columns: dancer.columns });
+    for (const [text, file] of [
+      [nin, 'a.nin'],
+      [gameid, 'a.txt'],
+      [tsv, 'a.tsv'],
+      [json, 'a.json'],
+    ]) {
+      const [r] = parse(text, file);
+      expect(r.error, file).toBeUndefined();
+      expect(r.puzzle!.rows, file).toEqual(dancer.rows);
+      expect(r.puzzle!.columns, file).toEqual(dancer.columns);
+    }
+    // the tournament format is square: a 5x10 is not one, but its reader takes any N x N
+    const sq: Nonogram = { width: 3, height: 3, rows: [[3], [], [1, 1]], columns: [[1, 1], [1], [1, 1]] };
+    const [t] = parse(formatTournament(4, sq), 'q.txt');
+    expect(t.form).toBe('tournament');
+    expect(t.puzzle!.rows).toEqual(sq.rows);
+    expect(t.puzzle!.columns).toEqual(sq.columns);
+    expect(parse(tour, 'q.txt')[0].error).toMatch(/q.txt:1:1: expected 2N clue lines/);
+    const [tj] = parse(tsv, 'a.tsv');
+    expect(tj.expected).toBe(dancerGoal);
+  });
+
+  it('JSON arrays and JSON lines, with the line of each puzzle', () => {
+    const one = { rows: [[1], []], columns: [[1], []] };
+    const arr = parse(`[\n ${JSON.stringify(one)},\n ${JSON.stringify(one)}\n]`, 'a.json');
+    expect(arr.map((r) => r.line)).toEqual([2, 3]);
+    const lines = parse(`${JSON.stringify(one)}\n${JSON.stringify({ ...one, rows: [[2], []] })}\n`, 'a.jsonl');
+    expect(lines[0].error).toBeUndefined();
+    expect(lines[1].error).toMatch(/a.jsonl:2:1: row 1: clue 2 needs 2 cells but the row has 2|a.jsonl:2:1: the row clues fill 2/);
+  });
+
+  it('STPPC clue squares (the optional run-length suffix)', () => {
+    // 2x2 with the top-left square given full and the bottom-left given empty: 'A' = no unknown square, then a
+    // full one; 'b' = one unknown, then an empty one; the last 'b' = one unknown square to the end
+    const [r] = parse('2x2:1/1/1/1,Abb', 'g.txt');
+    expect(r.error).toBeUndefined();
+    expect(Array.from(r.puzzle!.givens!)).toEqual([1, 0, 2, 0]);
+    expect(parse('2x2:1/1/1/1,Abbz', 'g.txt')[0].error).toMatch(/g.txt:1:16: too much data/);
+    expect(parse('2x2:1/1/1/1,Ab', 'g.txt')[0].error).toMatch(/g.txt:1:15: too little data/);
+  });
+
+  it('pictures: # / . grids and PNG', () => {
+    const [g] = parse('#.#\n###\n', 'p.txt', { format: 'grid' });
+    expect(g.puzzle!.rows).toEqual([[1, 1], [3]]);
+    expect(g.puzzle!.columns).toEqual([[2], [1], [2]]);
+    expect(g.expected).toBe('101111');
+    const png = solutionPng(dancerGoal, 5, 10, 1);
+    const pic = readPngPicture(png);
+    expect(Array.from(pic.cells).join('')).toBe(dancerGoal);
+    const [r] = parseNonograms(png, 'd.png');
+    expect(r.puzzle!.columns).toEqual(dancer.columns);
+  });
+});
+
+describe('nonogram clue errors name line and column', () => {
+  const cases: [string, string, RegExp][] = [
+    ['width 3\nheight 2\nrows\n1,x\n1\ncolumns\n1\n1\n0\n', 'e.non', /e.non:4:3: bad clue token 'x'/],
+    ['width 3\nheight 2\nrows\n4\n1\ncolumns\n1\n1\n0\n', 'e.non', /e.non:4:1: row 1: clue 4 needs 4 cells but the row has 3/],
+    ['width 3\nheight 2\nrows\n2\n1\ncolumns\n1\n1\n0\n', 'e.non', /e.non:1:1: the row clues fill 3 cells but the column clues fill 2/],
+    ['width 3\nheight 2\nrows\n1\ncolumns\n1\n1\n0\n', 'e.non', /e.non:5:1: rows: expected 2 clue lines, found 1 before 'columns'/],
+    ['width x\n', 'e.non', /e.non:1:7: width must be a whole number/],
+    ['3 2\n1\n1 1 1\n1\n1\n0\n', 'e.nin', /e.nin:3:1: row 2: clue 1 1 1 needs 5 cells but the row has 3/],
+    ['3 2\n1\n1\n1\n1\n-1\n', 'e.nin', /e.nin:6:1: bad clue token '-1'/],
+    ['3 2\n1\n1 0\n1\n1\n0\n', 'e.nin', /e.nin:3:3: clue 0 in a list of several clues/],
+    ['$1\n1\t1\n1\n2\n1\n', 'e.txt', /e.txt:2:1: column 1: clue 1 1 needs 3 cells but the column has 2/],
+    ['$1\n1\t1\n1\n3\n1\n', 'e.txt', /e.txt:4:1: row 1: clue 3 needs 3 cells but the row has 2/],
+    ['3x2:1/1/1/1.a/1', 'e.txt', /e.txt:1:13: bad clue token 'a'/],
+    ['3x2:1/1/1/1', 'e.txt', /e.txt:1:5: a 3x2 game id needs 5 clue lists, found 4/],
+    ['3x2:1/1/1/4/1', 'e.txt', /e.txt:1:11: row 1: clue 4 needs 4 cells but the row has 3/],
+    ['{"rows": [[1]], "columns": [[1], [x]]}', 'e.json', /e.json:1:\d+: bad JSON/],
+    ['{"rows": [[1]], "columns": [[1], ["2"]]}', 'e.json', /e.json:1:1: "columns"\[1\]: bad clue/],
+  ];
+  for (const [text, file, want] of cases) {
+    it(`${file}: ${want.source.slice(0, 60)}`, () => {
+      const recs = parse(text, file);
+      expect(recs.length).toBeGreaterThan(0);
+      expect(recs[0].error).toMatch(want);
+      expect(recs[0].puzzle).toBeUndefined();
+    });
+  }
+
+  it('a bad record does not stop the next one', () => {
+    const recs = parse('2x1:1/1/2\n2x1:1/1/3\n2x1:1/1/1.1\n', 'ids.txt');
+    expect(recs.map((r) => !!r.error)).toEqual([false, true, true]);
+    expect(recs.map((r) => r.line)).toEqual([1, 2, 3]);
+  });
+});
+
+describe('nonogram writers', () => {
+  it('grid text, .non and tournament solution round trips', () => {
+    expect(formatGrid('0110', 2)).toBe('.#\n#.\n');
+    const [again] = parse(formatNon(dancer, dancerGoal), 'x.non');
+    expect(again.expected).toBe(dancerGoal);
+    const sol = parseTournamentSolutions(formatTournamentSolution('$3', dancerGoal, 5));
+    expect(sol.get(3)).toBe(dancerGoal);
+    const [pic] = parse(formatGrid(dancerGoal, 5), 'x.txt', { format: 'grid' });
+    expect(pic.puzzle!.rows).toEqual(dancer.rows);
+  });
+});
+
+describe('nonogram fuzz: readers never throw; what they accept is consistent', () => {
+  let seed = 12345;
+  const rnd = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
+  const alphabet = ['0', '1', '2', '3', '9', '10', ' ', '\t', ',', '.', '/', '\n', '\r\n', '$', 'x', 'width ', 'height ', 'rows\n', 'columns\n', '#', '-', '"', '{', '}', '[', ']', ':', 'goal "'];
+  const seeds = [
+    formatNon(dancer, dancerGoal),
+    formatTournament(1, dancer),
+    formatGameId(dancer),
+    `5 10\n${dancer.rows.map((r) => r.join(' ')).join('\n')}\n${dancer.columns.map((r) => r.join(' ')).join('\n')}\n`,
+    JSON.stringify({ rows: dancer.rows, columns: dancer.columns }),
+  ];
+  const files = ['f.non', 'f.nin', 'f.txt', 'f.tsv', 'f.json'];
+  it('10,000 mutated inputs', () => {
+    for (let t = 0; t < 10_000; t++) {
+      let text = seeds[rnd(seeds.length)];
+      const edits = 1 + rnd(4);
+      for (let e = 0; e < edits; e++) {
+        const at = rnd(text.length + 1);
+        const del = rnd(3);
+        text = text.slice(0, at) + (rnd(2) ? alphabet[rnd(alphabet.length)] : '') + text.slice(at + del);
+      }
+      const file = files[rnd(files.length)];
+      const recs = parse(text, file);
+      for (const r of recs) {
+        if (r.error) {
+          expect(r.error).toMatch(new RegExp(`^${file.replace('.', '\\.')}:\\d+:\\d+: `));
+          continue;
+        }
+        const p = r.puzzle!;
+        expect(p.rows.length).toBe(p.height);
+        expect(p.columns.length).toBe(p.width);
+        // accepted clues fit their lines and both directions fill the same number of cells
+        const fill = (c: number[][]) => c.flat().reduce((a, b) => a + b, 0);
+        expect(fill(p.rows)).toBe(fill(p.columns));
+        for (const c of p.rows) expect(c.reduce((a, b) => a + b, 0) + Math.max(0, c.length - 1)).toBeLessThanOrEqual(p.width);
+        for (const c of p.columns) expect(c.reduce((a, b) => a + b, 0) + Math.max(0, c.length - 1)).toBeLessThanOrEqual(p.height);
+        expect([...p.rows, ...p.columns].flat().every((n) => Number.isInteger(n) && n > 0)).toBe(true);
+      }
+    }
+  });
+});
+
+// The real collections (../shared/data/nonogram): skipped cleanly when ../shared is absent.
+const data = new URL('../../shared/data/nonogram/', import.meta.url).pathname;
+describe.runIf(existsSync(data))('nonogram collections read without errors', () => {
+  const walk = (d: string): string[] =>
+    readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(`${d}/${e.name}`) : [`${d}/${e.name}`]));
+  it('mikix .non (39, with goals), jwilk .nin (151), STPPC .tsv (500), TAAI 2011 (1,000, with solutions)', () => {
+    const read = (f: string, o = {}) => parseNonograms(readFileSync(f), f, o);
+    const mikix = walk(`${data}mikix-nonogram-db/db`).filter((f) => f.endsWith('.non')).flatMap((f) => read(f));
+    const jwilk = walk(`${data}jwilk-nonogram/data`).filter((f) => f.endsWith('.nin')).flatMap((f) => read(f));
+    const sgt = walk(`${data}sgt`).filter((f) => f.endsWith('.tsv')).flatMap((f) => read(f));
+    const taai = read(`${data}tournament/question/taai2011.txt`, { solutions: `${data}tournament/solution/taai2011.txt` });
+    for (const [name, recs, n] of [
+      ['mikix', mikix, 39],
+      ['jwilk', jwilk, 151],
+      ['sgt', sgt, 500],
+      ['taai', taai, 1000],
+    ] as const) {
+      expect(recs.length, name).toBe(n);
+      expect(recs.filter((r) => r.error).map((r) => r.error), name).toEqual([]);
+    }
+    // given solutions satisfy the clues as we read them (orientation of rows and columns is right)
+    for (const r of [...mikix, ...sgt, ...taai]) expect(verify(r.puzzle!, r.expected!), `${r.file}:${r.line}`).toBe(true);
+    expect(taai[999].puzzle!.width).toBe(25);
+    // a picture's clues are the clues the picture was made from
+    const r = sgt[0];
+    expect(cluesOf(Array.from(r.expected!, Number), r.puzzle!.width, r.puzzle!.height)).toEqual({ rows: r.puzzle!.rows, columns: r.puzzle!.columns });
+  });
+});
