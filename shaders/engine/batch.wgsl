@@ -39,7 +39,9 @@ struct BatchInfo {
   tileCount: u32,
   dispatchWidth: u32,  // workgroups along x; tiles past 65535 continue on y
   gridCount: u32,
-  pad: u32,
+  // dispatches encoded in this batch before the current chunk: dispatchBase + step.generation numbers every
+  // dispatch of the batch's life (rules that stamp tiles with the dispatch that changed them, e.g. shaders/maze)
+  dispatchBase: u32,
 }
 
 @group(0) @binding(0) var<storage, read> grids: array<Grid>;
@@ -51,46 +53,33 @@ struct BatchInfo {
 @group(0) @binding(4) var<uniform> step: Step;
 @group(0) @binding(5) var<uniform> batch: BatchInfo;
 
-var<workgroup> workgroupFlags: atomic<u32>;
-
 fn tile_index(workgroupId: vec3u) -> u32 {
   return workgroupId.x + workgroupId.y * batch.dispatchWidth;
 }
 
-// Folds every invocation's flags into one atomic per workgroup and grid. Call from uniform control flow, once
-// per dispatch, after `tileIndex < batch.tileCount` was checked by the caller.
+// Raises an invocation's flags in its grid's status words. No workgroup barrier, so callers may return early:
+// SwiftShader runs barriers as coroutine switches, ~100x the cost of a whole Life workgroup there. A load first
+// keeps the atomics rare: once a bit is set (or the generation recorded), later invocations only read.
 fn report_flags(tileIndex: u32, localIndex: u32, flags: u32) {
-  if (flags != 0u) {
-    atomicOr(&workgroupFlags, flags);
+  if (flags == 0u) {
+    return;
   }
-  workgroupBarrier();
-  if (localIndex == 0u) {
-    let f = atomicLoad(&workgroupFlags);
-    if (f != 0u) {
-      let s = tiles[tileIndex].grid * STATUS_WORDS;
-      atomicOr(&status[s], f);
-      if ((f & FLAG_CHANGED) != 0u) {
-        atomicMax(&status[s + 1u], step.generation);
-      }
-      // pending is only read at a fixpoint, so what counts is whether the last generation still had it
-      if ((f & FLAG_PENDING) != 0u) {
-        atomicMax(&status[s + 3u], step.generation);
-      }
-    }
+  let s = tiles[tileIndex].grid * STATUS_WORDS;
+  if ((atomicLoad(&status[s]) & flags) != flags) {
+    atomicOr(&status[s], flags);
+  }
+  if ((flags & FLAG_CHANGED) != 0u && atomicLoad(&status[s + 1u]) < step.generation) {
+    atomicMax(&status[s + 1u], step.generation);
+  }
+  // pending is only read at a fixpoint, so what counts is whether the last generation still had it
+  if ((flags & FLAG_PENDING) != 0u && atomicLoad(&status[s + 3u]) < step.generation) {
+    atomicMax(&status[s + 3u], step.generation);
   }
 }
 
-// Adds to the grid's rule counter (e.g. unknown cells left, tile-local generations), one atomic per workgroup.
-var<workgroup> workgroupCount: atomic<u32>;
+// Adds to the grid's rule counter (e.g. unknown cells left, tile-local generations).
 fn report_count(tileIndex: u32, localIndex: u32, count: u32) {
   if (count != 0u) {
-    atomicAdd(&workgroupCount, count);
-  }
-  workgroupBarrier();
-  if (localIndex == 0u) {
-    let c = atomicLoad(&workgroupCount);
-    if (c != 0u) {
-      atomicAdd(&status[tiles[tileIndex].grid * STATUS_WORDS + 2u], c);
-    }
+    atomicAdd(&status[tiles[tileIndex].grid * STATUS_WORDS + 2u], count);
   }
 }

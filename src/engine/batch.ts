@@ -55,6 +55,11 @@ export interface RunOptions {
   onChunk?: (finished: GridOutcome[], batch: Batch) => void | Promise<void>;
 }
 
+export interface BatchOptions {
+  /** cap on state/aux words below the device's limit (tests of chunking use it) */
+  maxWords?: number;
+}
+
 export interface RunStats {
   generations: number;
   dispatches: number;
@@ -121,10 +126,11 @@ export class Batch {
     readonly rule: Rule,
     private readonly layouts: { common: GPUBindGroupLayout; state: GPUBindGroupLayout },
     private readonly pipelines: { oneGen: GPUComputePipeline[]; multiGen: GPUComputePipeline | null },
+    maxWords: number | undefined,
   ) {
     this.device = ctx.device;
     const limit = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
-    this.maxWords = Math.floor(limit / 4);
+    this.maxWords = Math.min(Math.floor(limit / 4), maxWords ?? Infinity);
     const u = usage();
     this.stepBuffer = this.device.createBuffer({ label: `${rule.name}.step`, size: MAX_CHUNK * STEP_STRIDE, usage: u.uniform, mappedAtCreation: true });
     // the generation index of dispatch j (1-based) sits at byte j*STEP_STRIDE: written once, addressed by dynamic offset
@@ -140,7 +146,7 @@ export class Batch {
   }
 
   /** Compiles (or takes from the cache) the rule's pipelines and makes an empty batch. */
-  static async create(ctx: GpuContext, rule: Rule): Promise<Batch> {
+  static async create(ctx: GpuContext, rule: Rule, opts: BatchOptions = {}): Promise<Batch> {
     const { common, state, layout } = layoutsFor(ctx, rule);
     const files = ['engine/batch.wgsl', rule.stateAccess === 'ping-pong' ? 'engine/pingpong.wgsl' : 'engine/inplace.wgsl', ...rule.files];
     const constants = { WORKGROUP_SIZE, ...(rule.constants ?? {}) };
@@ -148,7 +154,7 @@ export class Batch {
     const make = (entryPoint: string) => ctx.computePipeline({ files, entryPoint, constants, layout, layoutKey });
     const oneGen = await Promise.all(rule.entryPoints.map(make));
     const multiGen = rule.multiGeneration ? await make(rule.multiGeneration.entryPoint) : null;
-    return new Batch(ctx, rule, { common, state }, { oneGen, multiGen });
+    return new Batch(ctx, rule, { common, state }, { oneGen, multiGen }, opts.maxWords);
   }
 
   /** Words a grid needs in the state buffer; a grid larger than the device allows gets a clear error. */
@@ -265,23 +271,26 @@ export class Batch {
     const slots = ids.map((id) => this.slot(id));
     const total = slots.reduce((n, s) => n + s.stateWords, 0);
     if (total === 0) return slots.map(() => new Uint32Array(0));
-    const staging = this.device.createBuffer({ label: `${this.rule.name}.readStates`, size: total * 4, usage: usage().staging });
+    // one copy per run of neighbouring grids, not one per grid: 66,000 small grids are a few copies
+    const runs = coalesce(slots);
+    const stagingWords = runs.reduce((n, r) => n + r.end - r.start, 0);
+    const staging = this.device.createBuffer({ label: `${this.rule.name}.readStates`, size: stagingWords * 4, usage: usage().staging });
     const enc = this.device.createCommandEncoder({ label: `${this.rule.name}.readStates` });
     let at = 0;
-    for (const s of slots) {
-      if (s.stateWords) enc.copyBufferToBuffer(this.stateBuffers[this.current], s.stateOffset * 4, staging, at * 4, s.stateWords * 4);
-      at += s.stateWords;
+    for (const r of runs) {
+      enc.copyBufferToBuffer(this.stateBuffers[this.current], r.start * 4, staging, at * 4, (r.end - r.start) * 4);
+      r.at = at;
+      at += r.end - r.start;
     }
     this.device.queue.submit([enc.finish()]);
     await this.mapRead(staging);
     const all = new Uint32Array(staging.getMappedRange().slice(0));
     staging.unmap();
     staging.destroy();
-    at = 0;
     return slots.map((s) => {
-      const out = all.subarray(at, at + s.stateWords);
-      at += s.stateWords;
-      return out;
+      const r = runs.find((r) => s.stateOffset >= r.start && s.stateOffset + s.stateWords <= r.end)!;
+      const from = r.at + s.stateOffset - r.start;
+      return all.subarray(from, from + s.stateWords);
     });
   }
 
@@ -412,7 +421,8 @@ export class Batch {
     const enc = this.device.createCommandEncoder({ label: `${this.rule.name}.freeze` });
     const from = this.stateBuffers[this.current];
     const to = this.stateBuffers[1 - this.current];
-    for (const s of slots) if (s.stateWords) enc.copyBufferToBuffer(from, s.stateOffset * 4, to, s.stateOffset * 4, s.stateWords * 4);
+    // copying the gaps between grids too is harmless: they are free space or grids frozen already
+    for (const r of coalesce(slots)) enc.copyBufferToBuffer(from, r.start * 4, to, r.start * 4, (r.end - r.start) * 4);
     this.device.queue.submit([enc.finish()]);
   }
 
@@ -420,6 +430,8 @@ export class Batch {
   private async runChunk(dispatches: number): Promise<Uint32Array> {
     if (this.tableDirty) this.writeTables();
     this.flushUploads();
+    // BatchInfo.dispatchBase (shaders/engine/batch.wgsl): a dispatch number that does not restart per chunk
+    this.device.queue.writeBuffer(this.infoBuffer, 12, new Uint32Array([this.dispatchCount]));
     const statusBytes = Math.max(this.slots.length, 1) * STATUS_WORDS * 4;
     const staging = this.staging(statusBytes);
     const enc = this.device.createCommandEncoder({ label: `${this.rule.name}.chunk` });
@@ -575,6 +587,18 @@ export class Batch {
     for (const b of [...this.stateBuffers, this.auxBuffer, this.gridsBuffer, this.tilesBuffer, this.statusBuffer, this.stepBuffer, this.infoBuffer]) b.destroy();
     this.stagingBuffer?.destroy();
   }
+}
+
+/** Word ranges covering the slots' states, neighbours (gaps under 4 KiB) merged into one range. */
+function coalesce(slots: { stateOffset: number; stateWords: number }[]): { start: number; end: number; at: number }[] {
+  const sorted = slots.filter((s) => s.stateWords > 0).sort((a, b) => a.stateOffset - b.stateOffset);
+  const runs: { start: number; end: number; at: number }[] = [];
+  for (const s of sorted) {
+    const last = runs[runs.length - 1];
+    if (last && s.stateOffset <= last.end + 1024) last.end = Math.max(last.end, s.stateOffset + s.stateWords);
+    else runs.push({ start: s.stateOffset, end: s.stateOffset + s.stateWords, at: 0 });
+  }
+  return runs;
 }
 
 function grow(need: number, min: number): number {

@@ -1,7 +1,7 @@
 // Runs any number of grids through one rule: as many per batch as the device's buffer limits allow, the rest in
 // further batches (CLI.md: a batch larger than the device's limits is split, not refused).
 import type { GpuContext } from '../gpu/context.ts';
-import { Batch, type GridOutcome, type RunOptions, type RunStats } from './batch.ts';
+import { Batch, type BatchOptions, type GridOutcome, type RunOptions, type RunStats } from './batch.ts';
 import type { GridInput, Rule } from './rule.ts';
 
 export interface GridResult extends GridOutcome {
@@ -14,12 +14,12 @@ export interface RunAllResult {
   stats: RunStats & { batches: number; uploadSeconds: number };
 }
 
-export async function runAll(ctx: GpuContext, rule: Rule, inputs: GridInput[], opts: RunOptions = {}): Promise<RunAllResult> {
+export async function runAll(ctx: GpuContext, rule: Rule, inputs: GridInput[], opts: RunOptions = {}, batchOptions: BatchOptions = {}): Promise<RunAllResult> {
   const results: GridResult[] = new Array(inputs.length);
   const stats = { generations: 0, dispatches: 0, readbacks: 0, seconds: 0, batches: 0, uploadSeconds: 0 };
   let next = 0;
   while (next < inputs.length) {
-    const batch = await Batch.create(ctx, rule);
+    const batch = await Batch.create(ctx, rule, batchOptions);
     try {
       const t0 = performance.now();
       const ids = new Map<number, number>();

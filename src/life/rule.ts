@@ -34,12 +34,15 @@ export const lifeRule: Rule = {
 
 export function lifeInput(grid: LifeGrid, torus: boolean, generations: number): GridInput {
   if (grid.width < 1 || grid.height < 1) throw new GpuError(`a Life grid must be at least 1x1 (got ${grid.width}x${grid.height})`);
+  const words = wordsPerRow(grid.width) * grid.height;
+  // strips of up to 16 rows per invocation, but short enough that the grid still fills a workgroup
+  const rowsPerItem = Math.max(1, Math.min(16, Math.floor(words / WORKGROUP_SIZE)));
   return {
     width: grid.width,
     height: grid.height,
-    items: wordsPerRow(grid.width) * grid.height,
+    items: wordsPerRow(grid.width) * Math.ceil(grid.height / rowsPerItem),
     state: packLife(grid),
-    params: [torus ? 1 : 0],
+    params: [torus ? 1 : 0, rowsPerItem],
     maxGenerations: generations,
   };
 }
