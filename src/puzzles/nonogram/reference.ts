@@ -1,0 +1,453 @@
+// The CPU reference for nonograms: the exact line "settle", the line automaton generation by generation (the twin
+// of shaders/nonogram/line.wgsl), a complete solver (probing + backtracking, counting solutions up to 2) and the
+// verifier. It is the test oracle, and the CPU solver the benchmarks put beside the GPU.
+//
+// Cells: 0 unknown, 1 filled, 2 empty (the GPU keeps the same two bits as two bit-planes).
+//
+// Settle (RL paper `003`, "Optimal solver for lines"; thesis 3.2.2, Algorithm 1): a cell of a line is decided when
+// it has the same value in every placement of the clue's blocks that agrees with the line's known cells. Instead of
+// enumerating placements (the thesis' CA walks through them one generation at a time, hence its 4,489 generations
+// for a 10x10) we count them implicitly: F[j][i] = "blocks 0..j-1 fit in cells [0,i)", B[j][i] = "blocks j..k-1
+// fit in [i,L)", each cell agreeing with the known cells. A cell can be empty iff some j has F[j][c] and
+// B[j][c+1]; it can be filled iff some block j has a start s covering it with F on its left and B on its right.
+// O(k*L) per line.
+import type { Nonogram } from './codec.ts';
+
+export const UNKNOWN = 0;
+export const FILLED = 1;
+export const EMPTY = 2;
+
+/** Scratch arrays for settle(), grown as needed (one per solver; settle itself allocates nothing). */
+export class LineScratch {
+  f = new Uint8Array(64);
+  b = new Uint8Array(64);
+  emptyBefore = new Int32Array(64);
+  cover = new Int32Array(64);
+  canEmpty = new Uint8Array(64);
+
+  ensure(k: number, len: number): void {
+    const fb = (k + 1) * (len + 2);
+    if (this.f.length < fb) {
+      this.f = new Uint8Array(fb * 2);
+      this.b = new Uint8Array(fb * 2);
+    }
+    if (this.emptyBefore.length < len + 2) {
+      this.emptyBefore = new Int32Array((len + 2) * 2);
+      this.cover = new Int32Array((len + 2) * 2);
+      this.canEmpty = new Uint8Array((len + 2) * 2);
+    }
+  }
+}
+
+const defaultScratch = new LineScratch();
+
+/**
+ * Settles one line in place: `line[0..len)` holds 0/1/2 (read through `get`), `out` receives the settled line.
+ * Returns false when no placement agrees with the known cells (a contradiction); `out` is then undefined.
+ */
+export function settle(clue: ArrayLike<number>, line: ArrayLike<number>, out: Uint8Array | number[], s: LineScratch = defaultScratch): boolean {
+  const len = line.length;
+  const k = clue.length;
+  s.ensure(k, len);
+  const W = len + 1; // row stride of F and B (i = 0..len)
+  const { f, b, emptyBefore, cover, canEmpty } = s;
+  emptyBefore[0] = 0;
+  for (let i = 0; i < len; i++) emptyBefore[i + 1] = emptyBefore[i] + (line[i] === EMPTY ? 1 : 0);
+  const noEmpty = (from: number, to: number) => emptyBefore[to] === emptyBefore[from];
+
+  // forward: F[j][i], blocks 0..j-1 placed in [0,i), every cell there not covered by a block is not filled
+  f[0] = 1;
+  for (let i = 1; i <= len; i++) f[i] = f[i - 1] && line[i - 1] !== FILLED ? 1 : 0;
+  for (let j = 1; j <= k; j++) {
+    const n = clue[j - 1];
+    const row = j * W;
+    const prev = (j - 1) * W;
+    for (let i = 0; i <= len; i++) {
+      let v = i >= 1 && line[i - 1] !== FILLED && f[row + i - 1] === 1;
+      if (!v && i >= n && noEmpty(i - n, i)) {
+        const st = i - n; // block j-1 occupies [st, i)
+        v = j === 1 ? f[st] === 1 : st >= 1 && line[st - 1] !== FILLED && f[prev + st - 1] === 1;
+      }
+      f[row + i] = v ? 1 : 0;
+    }
+  }
+  if (!f[k * W + len]) return false;
+
+  // backward: B[j][i], blocks j..k-1 placed in [i,len)
+  b[k * W + len] = 1;
+  for (let i = len - 1; i >= 0; i--) b[k * W + i] = b[k * W + i + 1] && line[i] !== FILLED ? 1 : 0;
+  for (let j = k - 1; j >= 0; j--) {
+    const n = clue[j];
+    const row = j * W;
+    const next = (j + 1) * W;
+    b[row + len] = 0;
+    for (let i = len - 1; i >= 0; i--) {
+      let v = line[i] !== FILLED && b[row + i + 1] === 1;
+      if (!v && i + n <= len && noEmpty(i, i + n)) {
+        const end = i + n; // block j occupies [i, end)
+        v = j === k - 1 ? b[next + end] === 1 : end < len && line[end] !== FILLED && b[next + end + 1] === 1;
+      }
+      b[row + i] = v ? 1 : 0;
+    }
+  }
+
+  // a cell can be empty when it sits in a gap j: blocks 0..j-1 on its left, j..k-1 on its right
+  for (let c = 0; c < len; c++) {
+    let e = 0;
+    if (line[c] !== FILLED) {
+      for (let j = 0; j <= k; j++) {
+        if (f[j * W + c] && b[j * W + c + 1]) {
+          e = 1;
+          break;
+        }
+      }
+    }
+    canEmpty[c] = e;
+    cover[c] = 0;
+  }
+  cover[len] = 0;
+  // a cell can be filled when some block j can start at s <= c < s + n in a full placement
+  for (let j = 0; j < k; j++) {
+    const n = clue[j];
+    for (let st = 0; st + n <= len; st++) {
+      if (!noEmpty(st, st + n)) continue;
+      const left = j === 0 ? f[st] === 1 : st >= 1 && line[st - 1] !== FILLED && f[j * W + st - 1] === 1;
+      if (!left) continue;
+      const end = st + n;
+      const right = j === k - 1 ? b[k * W + end] === 1 : end < len && line[end] !== FILLED && b[(j + 1) * W + end + 1] === 1;
+      if (!right) continue;
+      cover[st]++;
+      cover[end]--;
+    }
+  }
+  let covered = 0;
+  for (let c = 0; c < len; c++) {
+    covered += cover[c];
+    const canFill = covered > 0;
+    if (line[c] !== UNKNOWN) out[c] = line[c];
+    else if (!canEmpty[c]) out[c] = FILLED;
+    else if (!canFill) out[c] = EMPTY;
+    else out[c] = UNKNOWN;
+  }
+  return true;
+}
+
+/** Settle by enumerating every placement: exponential, for tests of settle() only. */
+export function settleBrute(clue: number[], line: ArrayLike<number>): Uint8Array | null {
+  const len = line.length;
+  const seenFilled = new Uint8Array(len);
+  const seenEmpty = new Uint8Array(len);
+  let any = false;
+  const cur = new Uint8Array(len);
+  const place = (j: number, from: number) => {
+    if (j === clue.length) {
+      for (let c = 0; c < len; c++) if (line[c] !== UNKNOWN && line[c] !== (cur[c] ? FILLED : EMPTY)) return;
+      any = true;
+      for (let c = 0; c < len; c++) (cur[c] ? seenFilled : seenEmpty)[c] = 1;
+      return;
+    }
+    for (let st = from; st + clue[j] <= len; st++) {
+      for (let c = st; c < st + clue[j]; c++) cur[c] = 1;
+      place(j + 1, st + clue[j] + 1);
+      for (let c = st; c < st + clue[j]; c++) cur[c] = 0;
+    }
+  };
+  place(0, 0);
+  if (!any) return null;
+  const out = new Uint8Array(len);
+  for (let c = 0; c < len; c++) out[c] = seenFilled[c] && seenEmpty[c] ? UNKNOWN : seenFilled[c] ? FILLED : EMPTY;
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The line automaton, generation by generation (twin of shaders/nonogram/line.wgsl).
+//
+// A generation is a rows pass then a columns pass. In each pass every line whose cells changed since it was last
+// settled is settled again; a line that did not change would settle to itself, so skipping it changes no result.
+// A pass reads only what the previous pass wrote: a row pass writes cells that only columns read next, and the
+// reverse, so the outcome does not depend on the order lines are visited in (on the GPU: in parallel).
+
+export type LineStatus = 'solved' | 'stalled' | 'contradiction';
+
+export interface LineRun {
+  status: LineStatus;
+  /** generations that changed at least one cell (the engine's count for a grid that reaches a fixpoint) */
+  generations: number;
+  /** line settles performed (lines visited because they were dirty) */
+  settles: number;
+}
+
+export class LineSolver {
+  readonly w: number;
+  readonly h: number;
+  private readonly scratch = new LineScratch();
+  private readonly lineIn: Uint8Array;
+  private readonly lineOut: Uint8Array;
+  readonly rowDirty: Uint8Array;
+  readonly colDirty: Uint8Array;
+
+  constructor(readonly puzzle: Nonogram) {
+    this.w = puzzle.width;
+    this.h = puzzle.height;
+    const m = Math.max(this.w, this.h);
+    this.lineIn = new Uint8Array(m);
+    this.lineOut = new Uint8Array(m);
+    this.rowDirty = new Uint8Array(this.h);
+    this.colDirty = new Uint8Array(this.w);
+  }
+
+  /** Marks every line dirty (a fresh puzzle). */
+  allDirty(): void {
+    this.rowDirty.fill(1);
+    this.colDirty.fill(1);
+  }
+
+  /** Marks the row and column of cell i dirty (a probe or branch set it). */
+  touch(i: number): void {
+    this.rowDirty[Math.floor(i / this.w)] = 1;
+    this.colDirty[i % this.w] = 1;
+  }
+
+  /** Runs generations on `cells` (in place) until a fixpoint, a contradiction or `maxGenerations`. */
+  run(cells: Uint8Array, maxGenerations = Infinity): LineRun {
+    let generations = 0;
+    let settles = 0;
+    const { w, h } = this;
+    for (;;) {
+      let changed = false;
+      for (let pass = 0; pass < 2; pass++) {
+        const rows = pass === 0;
+        const count = rows ? h : w;
+        const len = rows ? w : h;
+        const dirty = rows ? this.rowDirty : this.colDirty;
+        const other = rows ? this.colDirty : this.rowDirty;
+        const clues = rows ? this.puzzle.rows : this.puzzle.columns;
+        const lineIn = this.lineIn.subarray(0, len);
+        const lineOut = this.lineOut.subarray(0, len);
+        for (let l = 0; l < count; l++) {
+          if (!dirty[l]) continue;
+          dirty[l] = 0;
+          settles++;
+          const base = rows ? l * w : l;
+          const step = rows ? 1 : w;
+          for (let c = 0; c < len; c++) lineIn[c] = cells[base + c * step];
+          if (!settle(clues[l], lineIn, lineOut, this.scratch)) {
+            this.rowDirty.fill(0);
+            this.colDirty.fill(0);
+            return { status: 'contradiction', generations: generations + 1, settles };
+          }
+          for (let c = 0; c < len; c++) {
+            if (lineOut[c] !== lineIn[c]) {
+              cells[base + c * step] = lineOut[c];
+              other[c] = 1;
+              changed = true;
+            }
+          }
+        }
+      }
+      if (!changed) break;
+      generations++;
+      if (generations >= maxGenerations) return { status: 'stalled', generations, settles };
+    }
+    return { status: cells.includes(UNKNOWN) ? 'stalled' : 'solved', generations, settles };
+  }
+}
+
+/** The puzzle's starting cells: its givens, or all unknown. */
+export function initialCells(p: Nonogram): Uint8Array {
+  return p.givens ? Uint8Array.from(p.givens) : new Uint8Array(p.width * p.height);
+}
+
+/** Line logic alone from the starting cells. */
+export function lineSolve(p: Nonogram, maxGenerations = Infinity): LineRun & { cells: Uint8Array } {
+  const cells = initialCells(p);
+  const solver = new LineSolver(p);
+  solver.allDirty();
+  return { ...solver.run(cells, maxGenerations), cells };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The complete CPU solver: line logic, then probing (set an unknown cell each way and run line logic: a
+// contradiction fixes the cell the other way; cells both outcomes agree on are fixed too), then search (branch on
+// the probed cell whose weaker outcome decides the most cells), until the puzzle is solved and uniqueness is proven
+// (the whole tree is searched unless a second solution turns up).
+
+export type Level = 'line' | 'probe' | 'search';
+
+export interface CpuSolveResult {
+  status: 'solved' | 'multiple' | 'contradiction' | 'unsolved';
+  solution?: string;
+  solution2?: string;
+  /** the weakest means that sufficed: line logic alone, probing (no guess), or search */
+  level?: Level;
+  probes: number;
+  branches: number;
+  settles: number;
+  /** generations of line logic on the puzzle itself before probing */
+  generations: number;
+  reason?: string;
+}
+
+export interface CpuSolveOptions {
+  /** stop after this many solutions (2 proves uniqueness or its absence) */
+  maxSolutions?: number;
+  /** search nodes cap */
+  maxNodes?: number;
+  timeoutMs?: number;
+}
+
+const toSolution = (cells: Uint8Array) => Array.from(cells, (c) => (c === FILLED ? '1' : '0')).join('');
+
+export function solveCpu(p: Nonogram, opts: CpuSolveOptions = {}): CpuSolveResult {
+  const maxSolutions = opts.maxSolutions ?? 2;
+  const maxNodes = opts.maxNodes ?? Infinity;
+  const deadline = opts.timeoutMs !== undefined ? performance.now() + opts.timeoutMs : Infinity;
+  const solver = new LineSolver(p);
+  const n = p.width * p.height;
+  const res: CpuSolveResult = { status: 'unsolved', probes: 0, branches: 0, settles: 0, generations: 0 };
+  const solutions: string[] = [];
+  const addSolution = (cells: Uint8Array) => {
+    const s = toSolution(cells);
+    if (!solutions.includes(s)) solutions.push(s);
+  };
+
+  const run = (cells: Uint8Array) => {
+    const r = solver.run(cells);
+    res.settles += r.settles;
+    return r;
+  };
+
+  const root = initialCells(p);
+  solver.allDirty();
+  const first = run(root);
+  res.generations = first.generations;
+  if (first.status === 'contradiction') return { ...res, status: 'contradiction', level: 'line' };
+  if (first.status === 'solved') {
+    addSolution(root);
+    return finish('line');
+  }
+
+  const w = p.width;
+  const probe = (cells: Uint8Array, i: number, v: number): { cells: Uint8Array; ok: boolean } => {
+    const c = Uint8Array.from(cells);
+    c[i] = v;
+    solver.rowDirty.fill(0);
+    solver.colDirty.fill(0);
+    solver.rowDirty[Math.floor(i / w)] = 1;
+    solver.colDirty[i % w] = 1;
+    res.probes++;
+    return { cells: c, ok: run(c).status !== 'contradiction' };
+  };
+  const known = (c: Uint8Array) => {
+    let k = 0;
+    for (let i = 0; i < n; i++) if (c[i]) k++;
+    return k;
+  };
+
+  // Probing to a fixpoint: returns false on a contradiction; leaves the best branching cell's outcomes in `best`.
+  let searched = false;
+  let nodes = 0;
+  const probeAll = (cells: Uint8Array): { ok: boolean; best?: { a: Uint8Array; b: Uint8Array } } => {
+    for (;;) {
+      let progress = false;
+      let best: { a: Uint8Array; b: Uint8Array; score: number } | undefined;
+      const base = known(cells);
+      for (let i = 0; i < n; i++) {
+        if (cells[i] !== UNKNOWN) continue;
+        if (performance.now() > deadline) throw new Timeout();
+        const a = probe(cells, i, FILLED);
+        const b = probe(cells, i, EMPTY);
+        if (!a.ok && !b.ok) return { ok: false };
+        if (!a.ok || !b.ok) {
+          cells.set((a.ok ? a : b).cells); // the surviving outcome holds: everything it decided is forced
+          progress = true;
+          continue;
+        }
+        if (!a.cells.includes(UNKNOWN)) addSolution(a.cells);
+        if (!b.cells.includes(UNKNOWN)) addSolution(b.cells);
+        if (solutions.length >= maxSolutions) return { ok: true };
+        let agreed = false;
+        for (let c = 0; c < n; c++) {
+          if (cells[c] === UNKNOWN && a.cells[c] !== UNKNOWN && a.cells[c] === b.cells[c]) {
+            cells[c] = a.cells[c];
+            agreed = true;
+          }
+        }
+        if (agreed) {
+          // cells both outcomes agree on are forced; let line logic spread them before the next probe
+          solver.allDirty();
+          if (run(cells).status === 'contradiction') return { ok: false };
+          progress = true;
+          continue;
+        }
+        const score = Math.min(known(a.cells), known(b.cells)) - base;
+        if (!best || score > best.score) best = { a: a.cells, b: b.cells, score };
+      }
+      if (!cells.includes(UNKNOWN)) {
+        addSolution(cells);
+        return { ok: true };
+      }
+      if (!progress) return { ok: true, best };
+    }
+  };
+
+  const dfs = (cells: Uint8Array): void => {
+    if (solutions.length >= maxSolutions) return;
+    if (++nodes > maxNodes) throw new Timeout('capped');
+    const r = probeAll(cells);
+    if (!r.ok || !r.best || solutions.length >= maxSolutions) return;
+    searched = true;
+    res.branches += 2;
+    dfs(r.best.a);
+    dfs(r.best.b);
+  };
+
+  try {
+    dfs(root);
+  } catch (e) {
+    if (!(e instanceof Timeout)) throw e;
+    return { ...res, status: solutions.length >= 2 ? 'multiple' : 'unsolved', reason: e.message, solution: solutions[0], solution2: solutions[1] };
+  }
+  return finish(searched ? 'search' : 'probe');
+
+  function finish(level: Level): CpuSolveResult {
+    if (solutions.length === 0) return { ...res, status: 'contradiction', level };
+    if (solutions.length === 1) return { ...res, status: 'solved', level, solution: solutions[0] };
+    return { ...res, status: 'multiple', level, solution: solutions[0], solution2: solutions[1] };
+  }
+}
+
+class Timeout extends Error {
+  constructor(reason = 'timeout') {
+    super(reason);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Verifier
+
+/** Does `solution` (row-major 0/1) satisfy every clue (and the givens)? */
+export function verify(p: Nonogram, solution: string): boolean {
+  const { width: w, height: h } = p;
+  if (solution.length !== w * h || /[^01]/.test(solution)) return false;
+  const runs = (get: (i: number) => boolean, len: number) => {
+    const out: number[] = [];
+    let run = 0;
+    for (let i = 0; i < len; i++) {
+      if (get(i)) run++;
+      else if (run) out.push(run), (run = 0);
+    }
+    if (run) out.push(run);
+    return out;
+  };
+  const same = (a: number[], b: number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+  for (let r = 0; r < h; r++) if (!same(runs((i) => solution[r * w + i] === '1', w), p.rows[r])) return false;
+  for (let c = 0; c < w; c++) if (!same(runs((i) => solution[i * w + c] === '1', h), p.columns[c])) return false;
+  if (p.givens) {
+    for (let i = 0; i < w * h; i++) {
+      if (p.givens[i] === FILLED && solution[i] !== '1') return false;
+      if (p.givens[i] === EMPTY && solution[i] !== '0') return false;
+    }
+  }
+  return true;
+}

@@ -1,0 +1,132 @@
+// The CPU reference: settle against enumeration of placements, the line automaton, the complete solver (probing
+// and search, uniqueness up to 2 solutions) and the verifier.
+import { describe, expect, it } from 'vitest';
+import { cluesOf, pictureToPuzzle, type Nonogram } from '../src/puzzles/nonogram/codec.ts';
+import { EMPTY, FILLED, lineSolve, settle, settleBrute, solveCpu, UNKNOWN, verify } from '../src/puzzles/nonogram/reference.ts';
+
+export function rng(seed: number) {
+  let s = seed >>> 0 || 1;
+  return (n: number) => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) % n;
+  };
+}
+
+export function randomPicture(w: number, h: number, seed: number, density = 50): Nonogram & { picture: string } {
+  const r = rng(seed);
+  const cells = Array.from({ length: w * h }, () => (r(100) < density ? 1 : 0));
+  return { ...pictureToPuzzle(cells, w, h), picture: cells.join('') };
+}
+
+describe('settle is exact: it equals the intersection of all placements', () => {
+  it('100,000 random lines of 1..14 cells with random known cells', () => {
+    const r = rng(7);
+    let contradictions = 0;
+    for (let t = 0; t < 100_000; t++) {
+      const len = 1 + r(14);
+      const clue: number[] = [];
+      let left = len;
+      while (left > 0 && r(10) < 7) {
+        const b = 1 + r(Math.min(left, 5));
+        clue.push(b);
+        left -= b + 1;
+      }
+      if (r(10) === 0) clue.push(1 + r(3)); // sometimes too long: no placement at all
+      const line = Array.from({ length: len }, () => (r(10) < 6 ? UNKNOWN : r(2) ? FILLED : EMPTY));
+      const out = new Uint8Array(len);
+      const ok = settle(clue, line, out);
+      const want = settleBrute(clue, line);
+      expect(ok, `${clue} / ${line}`).toBe(want !== null);
+      if (want) expect(Array.from(out), `${clue} / ${line}`).toEqual(Array.from(want));
+      else contradictions++;
+    }
+    expect(contradictions).toBeGreaterThan(500);
+  });
+
+  it('the thesis examples (figures 3.10-3.13)', () => {
+    const s = (clue: number[], line: string) => {
+      const cells = Array.from(line, (c) => (c === '#' ? FILLED : c === '.' ? EMPTY : UNKNOWN));
+      const out = new Uint8Array(cells.length);
+      expect(settle(clue, cells, out)).toBe(true);
+      return Array.from(out, (c) => '?#.'[c]).join('');
+    };
+    expect(s([], '??????????')).toBe('..........');
+    expect(s([3, 1, 4], '??????????')).toBe('###.#.####');
+    expect(s([9], '??????????')).toBe('?########?');
+    expect(s([4], '?#????????')).toBe('?###?.....');
+  });
+});
+
+describe('line automaton and complete solver', () => {
+  it('line logic solves a line-solvable puzzle in few generations; the solution verifies', () => {
+    // webpbn #1 "Dancer"
+    const p: Nonogram = {
+      width: 5,
+      height: 10,
+      rows: [[2], [2, 1], [1, 1], [3], [1, 1], [1, 1], [2], [1, 1], [1, 2], [2]],
+      columns: [[2, 1], [2, 1, 3], [7], [1, 3], [2, 1]],
+    };
+    const r = lineSolve(p);
+    expect(r.status).toBe('solved');
+    expect(r.generations).toBeLessThan(10);
+    const sol = Array.from(r.cells, (c) => (c === FILLED ? '1' : '0')).join('');
+    expect(sol).toBe('01100011010010101110101001010000110010100101111000');
+    expect(verify(p, sol)).toBe(true);
+    expect(verify(p, sol.replace(/^0/, '1'))).toBe(false);
+  });
+
+  it('counts the solutions of small random puzzles up to two (checked by enumerating every picture)', () => {
+    for (let seed = 1; seed <= 240; seed++) {
+      // mostly up to 3x3 (512 pictures each), every 16th 4x4 (65,536)
+      const w = seed % 16 === 0 ? 4 : 1 + (seed % 3);
+      const h = seed % 16 === 0 ? 4 : 1 + ((seed >> 2) % 3);
+      const p = randomPicture(w, h, seed);
+      // enumerate all pictures of this size: how many have these clues?
+      const found: string[] = [];
+      for (let m = 0; m < 1 << (w * h) && found.length < 3; m++) {
+        const cells = Array.from({ length: w * h }, (_, i) => (m >> i) & 1);
+        const c = cluesOf(cells, w, h);
+        if (JSON.stringify(c.rows) === JSON.stringify(p.rows) && JSON.stringify(c.columns) === JSON.stringify(p.columns)) found.push(cells.join(''));
+      }
+      const res = solveCpu(p);
+      if (found.length === 1) {
+        expect(res.status, `seed ${seed}`).toBe('solved');
+        expect(res.solution).toBe(found[0]);
+      } else {
+        expect(res.status, `seed ${seed}`).toBe('multiple');
+        expect(verify(p, res.solution!)).toBe(true);
+        expect(verify(p, res.solution2!)).toBe(true);
+        expect(res.solution).not.toBe(res.solution2);
+      }
+    }
+  });
+
+  it('reports contradictions and the level that sufficed', () => {
+    const bad: Nonogram = { width: 2, height: 2, rows: [[2], []], columns: [[], [1]] }; // sums differ: unsolvable
+    expect(solveCpu(bad).status).toBe('contradiction');
+    // a 2x2 diagonal: two solutions, no logic decides it
+    const diag: Nonogram = { width: 2, height: 2, rows: [[1], [1]], columns: [[1], [1]] };
+    const d = solveCpu(diag);
+    expect(d.status).toBe('multiple');
+    expect([d.solution, d.solution2].sort()).toEqual(['0110', '1001']);
+    // random 15x15 pictures: whatever the level, the answer verifies
+    for (let seed = 1; seed <= 20; seed++) {
+      const p = randomPicture(15, 15, seed * 31);
+      const res = solveCpu(p);
+      expect(['solved', 'multiple']).toContain(res.status);
+      expect(verify(p, res.solution!)).toBe(true);
+      if (res.status === 'solved') expect(res.solution).toBe(p.picture);
+      if (res.level === 'line') expect(res.probes).toBe(0);
+    }
+  });
+
+  it('respects givens (STPPC clue squares)', () => {
+    const diag: Nonogram = { width: 2, height: 2, rows: [[1], [1]], columns: [[1], [1]], givens: Uint8Array.from([1, 0, 0, 0]) };
+    const d = solveCpu(diag);
+    expect(d.status).toBe('solved');
+    expect(d.solution).toBe('1001');
+    expect(verify(diag, '0110')).toBe(false);
+  });
+});
