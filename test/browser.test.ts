@@ -61,6 +61,12 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
     const path = bfsPath(maze)!;
     await page.evaluate(() => window.cellsolveViewer!.loadSample('maze-101.png'));
     await waitForStatus(page, ['ready']);
+    // generation 0 is drawn before anything runs: open cells white
+    await settleFrames(page);
+    const mid = path[Math.floor(path.length / 2)];
+    const midXY = await page.evaluate((x: number, y: number) => window.cellsolveViewer!.cellToClient(x, y), mid % maze.width, Math.floor(mid / maze.width));
+    const start = (await screenshot(page, 'viewer-maze-101-start')).pixel(...midXY);
+    expect(Math.min(...start), `open cell at generation 0: ${start}`).toBeGreaterThan(200);
     await page.select('#speed', '0');
     await page.click('#play');
     expect(await waitForStatus(page, [])).toBe('solved');

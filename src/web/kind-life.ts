@@ -3,6 +3,7 @@
 // width.
 import { parsePattern } from '../life/codec.ts';
 import { randomLife, type LifeGrid } from '../life/reference.ts';
+import { wordsPerRow } from '../life/pack.ts';
 import { lifeInput, lifeRule } from '../life/rule.ts';
 import { textOf, type LoadedPuzzle, type ViewerKind } from './kinds.ts';
 
@@ -28,6 +29,8 @@ function loaded(grid: LifeGrid, title: string): LoadedPuzzle {
     height: grid.height,
     rule: lifeRule,
     input: lifeInput(grid, false, Number.MAX_SAFE_INTEGER),
+    counterLabel: 'population (live cells)',
+    count: { shader: 'render/life-count.wgsl', items: wordsPerRow(grid.width) * grid.height },
     judge: (outcome) =>
       outcome.status === 'fixpoint'
         ? { status: 'still', detail: `still life after ${outcome.generations} generations` }

@@ -24,8 +24,6 @@ function deadendInput(maze: Maze): GridInput {
 
 function loaded(maze: Maze, title: string): LoadedPuzzle {
   const renderParams = [0, 0, 0, 0];
-  let openCells = 0;
-  for (let i = 0; i < maze.open.length; i++) openCells += maze.open[i];
   return {
     kind: mazeViewer,
     title,
@@ -34,8 +32,8 @@ function loaded(maze: Maze, title: string): LoadedPuzzle {
     rule: deadendRule,
     input: deadendInput(maze),
     renderParams,
-    counterLabel: '',
-    initialCounter: openCells,
+    counterLabel: 'open cells not yet filled (falls to the path length)',
+    count: { shader: 'render/maze-count.wgsl', items: wordsPerRow(maze.width) * maze.height },
     judge(outcome, words) {
       // params.y = 1: the palette draws the cells still open as the solution path
       renderParams[1] = 1;

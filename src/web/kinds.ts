@@ -24,10 +24,10 @@ export interface LoadedPuzzle {
   renderParams?: number[];
   /** static drawing data (walls, clues) for the palette shader's `aux` */
   renderAux?: Uint32Array;
-  /** what the engine's rule counter means (plotted per generation), when the rule reports one */
+  /** what the plotted counter means; with no `count`, the engine's rule counter (report_count) is plotted */
   counterLabel?: string;
-  /** the counter before the first generation */
-  initialCounter?: number;
+  /** a count pass of the viewer's own over the state (shaders/render/count.wgsl), for rules that report none */
+  count?: { shader: string; items: number };
   /** names a finished grid from its final state (kinds verify solutions with their CPU verifier here) */
   judge(outcome: GridOutcome, state: Uint32Array): Judgement;
   /** text drawn over the grid (nonogram clues); cellToCss maps cell coordinates to CSS pixels of the canvas */

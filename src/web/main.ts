@@ -80,6 +80,7 @@ class Viewer {
   private readonly plot = new CounterPlot(ui.plot);
   private readonly overlay2d = ui.overlay.getContext('2d')!;
   private uiDirty = true;
+  private plotDirty = true;
   /** when the view last moved: frames within MOVING_MS of it draw at interactive quality */
   private lastMove = -Infinity;
 
@@ -115,6 +116,7 @@ class Viewer {
     const session = new Session(this.ctx, puzzle);
     await session.start();
     session.onUpdate = () => (this.uiDirty = true);
+    session.onPlot = () => (this.plotDirty = true);
     this.session = session;
     this.view.fit(puzzle.width, puzzle.height);
     ui.title.textContent = `${puzzle.kind.name}: ${puzzle.title} (${puzzle.width}x${puzzle.height})`;
@@ -179,6 +181,10 @@ class Viewer {
       ui.fps.textContent = this.fps.toFixed(1);
     }
     if (this.uiDirty) this.updateStats();
+    if (this.plotDirty && this.session) {
+      this.plotDirty = false;
+      this.plot.draw(this.session.counterHistory, this.puzzle?.counterLabel ?? '');
+    }
   }
 
   private updateStats(): void {
@@ -193,7 +199,7 @@ class Viewer {
     const over = this.session!.finished;
     ui.play.disabled = over;
     ui.step.disabled = over;
-    this.plot.draw(this.session!.counterHistory, this.puzzle?.counterLabel ?? '');
+    this.plotDirty = true;
   }
 
   private drawOverlay(): void {

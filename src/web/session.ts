@@ -3,6 +3,7 @@
 // reads the engine's small status words back between chunks (awaited here, never inside a frame callback).
 import { Batch, type GridOutcome, type Mode } from '../engine/batch.ts';
 import type { GpuContext } from '../gpu/context.ts';
+import { StateCounter } from './counter.ts';
 import type { Judgement, LoadedPuzzle } from './kinds.ts';
 
 /** generations per animation frame; 0 = as fast as possible (the engine's adaptive chunks, multi-gen if any) */
@@ -24,6 +25,7 @@ const nextFrame = () => new Promise<void>((resolve) => requestAnimationFrame(() 
 
 export class Session {
   private batch: Batch | null = null;
+  private counter: StateCounter | null = null;
   private id = -1;
   private loop: Promise<void> | null = null;
   private stopRequested = false;
@@ -33,7 +35,10 @@ export class Session {
   private rate = { generations: 0, since: performance.now(), perSec: 0 };
   /** plot points: generation, rule counter (unknown cells left, fake-path cells ...) */
   readonly counterHistory: { generation: number; value: number }[] = [];
+  /** the state or the stats changed (redraw the grid) */
   onUpdate: () => void = () => {};
+  /** only the plot's points changed */
+  onPlot: () => void = () => {};
 
   constructor(
     private readonly ctx: GpuContext,
@@ -42,11 +47,34 @@ export class Session {
 
   async start(): Promise<void> {
     this.batch = await Batch.create(this.ctx, this.puzzle.rule);
+    const c = this.puzzle.count;
+    if (c) this.counter = await StateCounter.create(this.ctx, { shader: c.shader, items: c.items, width: this.puzzle.width, height: this.puzzle.height });
     this.id = this.batch.add(this.puzzle.input);
+    await this.uploaded();
     this.generation = 0;
     this.status = 'ready';
     this.counterHistory.length = 0;
-    if (this.puzzle.initialCounter !== undefined) this.counterHistory.push({ generation: 0, value: this.puzzle.initialCounter });
+    this.countNow();
+  }
+
+  /**
+   * The engine defers a new grid's upload to its next use; reading no grids is such a use (and costs no readback),
+   * so generation 0 is in the state buffer before anything draws or counts it.
+   */
+  private async uploaded(): Promise<void> {
+    await this.batch!.readStates([]);
+  }
+
+  /** Plots the counter for the state as of now (non-blocking; see StateCounter). */
+  private countNow(): void {
+    if (!this.counter || !this.batch) return;
+    const generation = this.generation;
+    this.counter.count(this.batch.stateView(this.id), (value) => {
+      const h = this.counterHistory;
+      h.push({ generation, value });
+      if (h.length > 1 && h[h.length - 2].generation > generation) h.sort((a, b) => a.generation - b.generation);
+      this.onPlot();
+    });
   }
 
   /** The buffer and offset holding the latest generation, for the renderer. */
@@ -93,11 +121,12 @@ export class Session {
     if (!this.batch) return;
     this.batch.release(this.id);
     this.id = this.batch.add(this.puzzle.input);
+    await this.uploaded();
     this.generation = 0;
     this.status = 'ready';
     this.detail = '';
     this.counterHistory.length = 0;
-    if (this.puzzle.initialCounter !== undefined) this.counterHistory.push({ generation: 0, value: this.puzzle.initialCounter });
+    this.countNow();
     this.rate = { generations: 0, since: performance.now(), perSec: 0 };
     this.onUpdate();
   }
@@ -106,6 +135,8 @@ export class Session {
     await this.pause();
     this.batch?.destroy();
     this.batch = null;
+    this.counter?.destroy();
+    this.counter = null;
   }
 
   private runLoop(mode: Mode, readbackEvery: number | undefined, framePaced: boolean, runningStatus: SessionStatus, single = false): void {
@@ -120,8 +151,12 @@ export class Session {
       const mine = finished.find((o) => o.id === this.id);
       this.generation = mine ? mine.generations : this.generation + ran;
       this.countRate(ran);
-      const counter = mine ? mine.counter : batch.lastCounters.get(this.id);
-      if (counter !== undefined && this.puzzle.counterLabel) this.counterHistory.push({ generation: this.generation, value: counter });
+      if (this.counter) this.countNow();
+      else if (this.puzzle.counterLabel) {
+        // the rule's own counter (report_count), read back with the engine's status words
+        const counter = mine ? mine.counter : batch.lastCounters.get(this.id);
+        if (counter !== undefined) this.counterHistory.push({ generation: this.generation, value: counter });
+      }
       this.onUpdate();
       if (single || this.stopRequested) throw new StopRun();
       if (framePaced) await nextFrame();
@@ -160,6 +195,7 @@ export class Session {
   /** A finished grid: its final state is read once (not per frame) so the kind can verify and name the result. */
   private async judge(outcome: GridOutcome): Promise<void> {
     this.generation = outcome.generations;
+    this.countNow();
     try {
       const state = await this.batch!.readState(this.id);
       const j = this.puzzle.judge(outcome, state);
