@@ -50,39 +50,82 @@ fn src_word(g: Grid, wordsPerRow: u32, row: i32, col: i32) -> u32 {
   return src[g.stateOffset + u32(y) * wordsPerRow + u32(c)];
 }
 
-// Three words of a row as the centre plane and its west and east neighbour planes.
-struct RowPlanes {
+// A row's three planes (west neighbours, centre, east neighbours) summed column-wise: the full-adder sum of all
+// three (ones bit `s3`, twos bit `c3`) for the rows above and below, and the half-adder sum of west and east
+// (`s2`, `c2`) for the row itself, whose centre is the cell, not a neighbour.
+struct RowSums {
   center: u32,
-  west: u32,
-  east: u32,
+  s3: u32,
+  c3: u32,
+  s2: u32,
+  c2: u32,
 }
 
-fn row_planes(g: Grid, wordsPerRow: u32, row: i32, col: u32) -> RowPlanes {
-  let c = i32(col);
-  let center = src_word(g, wordsPerRow, row, c);
-  var left = src_word(g, wordsPerRow, row, c - 1);
-  var right = src_word(g, wordsPerRow, row, c + 1);
-  var west = (center << 1u) | (left >> 31u);
-  var east = (center >> 1u) | (right << 31u);
-  if (g.param0 == 1u) {
-    // torus: the west of cell 0 is cell width-1, the east of cell width-1 is cell 0; with a width that is not a
-    // multiple of 32 those cells do not sit at the word edges, so take them bit by bit
-    let last = g.width - 1u;
-    if (col == 0u) {
-      let lastWord = src_word(g, wordsPerRow, row, i32(last >> 5u));
-      west = (west & ~1u) | ((lastWord >> (last & 31u)) & 1u);
+fn row_sums(w: u32, c: u32, e: u32) -> RowSums {
+  let we = w ^ e;
+  return RowSums(c, we ^ c, (w & e) | (c & we), we, w & e);
+}
+
+// B3/S23 from the row sums above, at and below: neighbours = ones + 2 * (four twos bits). Alive next when
+// exactly one twos bit is set (neighbours 2 or 3) and either the ones bit (3) or the cell itself (2 and alive).
+fn life_from_sums(up: RowSums, mid: RowSums, down: RowSums) -> u32 {
+  let x = up.s3 ^ mid.s2;
+  let ones = x ^ down.s3;
+  let carry = (up.s3 & mid.s2) | (down.s3 & x);
+  let a = up.c3 ^ mid.c2;
+  let b = down.c3 ^ carry;
+  let pairs = (up.c3 & mid.c2) | (down.c3 & carry) | (a & b);
+  return (a ^ b) & ~pairs & (ones | mid.center);
+}
+
+// Loads row y of column `col` with its west and east neighbour words and sums it. Dead borders: rows outside
+// are empty. Torus: rows wrap; the west bit of cell 0 and the east bit of cell width-1 come from the other edge,
+// which is bit (width-1) & 31 of the last word when the width is not a multiple of 32 (westShift/eastShift).
+struct Columns {
+  col: u32,
+  west: u32,
+  east: u32,
+  hasWest: bool,
+  hasEast: bool,
+  westShift: u32,
+  eastShift: u32,
+}
+
+fn columns_of(g: Grid, wordsPerRow: u32, col: u32) -> Columns {
+  let torus = g.param0 == 1u;
+  let edgeBit = (g.width - 1u) & 31u;
+  let first = col == 0u;
+  let last = col + 1u == wordsPerRow;
+  return Columns(
+    col,
+    select(col - 1u, wordsPerRow - 1u, first),
+    select(col + 1u, 0u, last),
+    torus || !first,
+    torus || !last,
+    select(31u, edgeBit, first && torus),
+    select(31u, edgeBit, last && torus),
+  );
+}
+
+fn load_row_sums(g: Grid, wordsPerRow: u32, k: Columns, row: i32) -> RowSums {
+  var y = row;
+  let h = i32(g.height);
+  if (y < 0 || y >= h) {
+    if (g.param0 != 1u) {
+      return RowSums(0u, 0u, 0u, 0u, 0u);
     }
-    if (col == wordsPerRow - 1u) {
-      let firstWord = src_word(g, wordsPerRow, row, 0);
-      let b = last & 31u;
-      east = (east & ~(1u << b)) | ((firstWord & 1u) << b);
-    }
+    y = (y + h) % h;
   }
-  return RowPlanes(center, west, east);
+  let base = g.stateOffset + u32(y) * wordsPerRow;
+  let c = src[base + k.col];
+  let l = select(0u, src[base + k.west], k.hasWest);
+  let r = select(0u, src[base + k.east], k.hasEast);
+  return row_sums((c << 1u) | ((l >> k.westShift) & 1u), c, (c >> 1u) | ((r & 1u) << k.eastShift));
 }
 
 // One invocation computes a strip of grid.param1 rows of one word column, sliding a three-row window down it:
-// 3 loads per row instead of 9. The host picks the strip height so a grid still fills whole workgroups.
+// each row is loaded (3 words) and summed once and serves three output rows. The host picks the strip height so
+// a grid still fills whole workgroups.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn life_step(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
   let t = tile_index(workgroupId);
@@ -92,30 +135,27 @@ fn life_step(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocatio
   let tile = tiles[t];
   let g = grids[tile.grid];
   let item = tile.firstItem + localIndex;
-  var flags = 0u;
-  if (item < g.items) {
-    let wordsPerRow = (g.width + 31u) / 32u;
-    let rowsPerItem = g.param1;
-    let col = item % wordsPerRow;
-    let y0 = (item / wordsPerRow) * rowsPerItem;
-    let y1 = min(y0 + rowsPerItem, g.height);
-    let mask = padding_mask(g.width, col, wordsPerRow);
-    var up = row_planes(g, wordsPerRow, i32(y0) - 1, col);
-    var mid = row_planes(g, wordsPerRow, i32(y0), col);
-    var changed = 0u;
-    for (var y = y0; y < y1; y++) {
-      let down = row_planes(g, wordsPerRow, i32(y) + 1, col);
-      let next = life_word(mid.center, up.west, up.center, up.east, mid.west, mid.east, down.west, down.center, down.east) & mask;
-      dst[g.stateOffset + y * wordsPerRow + col] = next;
-      changed |= next ^ mid.center;
-      up = mid;
-      mid = down;
-    }
-    if (changed != 0u) {
-      flags = FLAG_CHANGED;
-    }
+  if (item >= g.items) {
+    return;
   }
-  report_flags(t, localIndex, flags);
+  let wordsPerRow = (g.width + 31u) / 32u;
+  let col = item % wordsPerRow;
+  let y0 = (item / wordsPerRow) * g.param1;
+  let y1 = min(y0 + g.param1, g.height);
+  let mask = padding_mask(g.width, col, wordsPerRow);
+  let k = columns_of(g, wordsPerRow, col);
+  var up = load_row_sums(g, wordsPerRow, k, i32(y0) - 1);
+  var mid = load_row_sums(g, wordsPerRow, k, i32(y0));
+  var changed = 0u;
+  for (var y = y0; y < y1; y++) {
+    let down = load_row_sums(g, wordsPerRow, k, i32(y) + 1);
+    let next = life_from_sums(up, mid, down) & mask;
+    dst[g.stateOffset + y * wordsPerRow + col] = next;
+    changed |= next ^ mid.center;
+    up = mid;
+    mid = down;
+  }
+  report_flags(t, localIndex, select(0u, FLAG_CHANGED, changed != 0u));
 }
 
 // ---- Multi-generation dispatch ------------------------------------------------------------------------------
