@@ -35,8 +35,9 @@ export const lifeRule: Rule = {
 export function lifeInput(grid: LifeGrid, torus: boolean, generations: number): GridInput {
   if (grid.width < 1 || grid.height < 1) throw new GpuError(`a Life grid must be at least 1x1 (got ${grid.width}x${grid.height})`);
   const words = wordsPerRow(grid.width) * grid.height;
-  // strips of up to 16 rows per invocation, but short enough that the grid still fills a workgroup
-  const rowsPerItem = Math.max(1, Math.min(16, Math.floor(words / WORKGROUP_SIZE)));
+  // strips of up to 16 rows per invocation (fewer loads), but short enough that a grid still spreads over 32
+  // workgroups where it can: the device runs workgroups in parallel, not the rows of one invocation
+  const rowsPerItem = Math.max(1, Math.min(16, Math.floor(words / (WORKGROUP_SIZE * 32))));
   return {
     width: grid.width,
     height: grid.height,
