@@ -19,7 +19,7 @@ export async function demoCommand(ctx: () => Promise<GpuContext>, _args: Args): 
 
   const size = 1024;
   const generations = 256;
-  const life = await runLife(gpu, [randomLife(size, size, 42)], { generations, torus: true, mode: 'multi-gen' });
+  const life = await runLife(gpu, [randomLife(size, size, 42)], { generations, torus: true });
   const s = life.stats;
   process.stdout.write(
     `life      ${size}x${size} random soup, ${generations} generations on a torus: ${(s.generations / s.seconds).toFixed(0)} generations/s, ` +

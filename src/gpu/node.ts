@@ -24,6 +24,15 @@ async function tryAdapter(): Promise<{ gpu: GPU; adapter: GPUAdapter | null }> {
   return { gpu, adapter };
 }
 
+/**
+ * On Linux a GPU shows up as a DRM render node or an NVIDIA device; without one, asking Dawn only finds CPU
+ * drivers it rejects (Mesa's lavapipe, with a warning on stderr), so we go straight to SwiftShader.
+ */
+function mayHaveGpu(): boolean {
+  if (process.platform !== 'linux') return true;
+  return existsSync('/dev/dri') || existsSync('/dev/nvidia0') || existsSync('/dev/dxg');
+}
+
 let cached: Promise<GpuContext> | null = null;
 
 /** One shared context per process (tests, CLI): creating devices is slow and Dawn is happier with few. */
@@ -40,7 +49,7 @@ export async function createNodeContext(choice: AdapterChoice = 'auto'): Promise
   process.env.XDG_RUNTIME_DIR ??= '/tmp';
   let adapter: GPUAdapter | null = null;
   let fallback = false;
-  if (choice !== 'swiftshader' && !process.env.VK_ICD_FILENAMES) {
+  if (choice === 'gpu' || (choice === 'auto' && !process.env.VK_ICD_FILENAMES && mayHaveGpu())) {
     adapter = (await tryAdapter()).adapter;
     if (adapter && reportAdapter(adapter, false).fallback && choice === 'gpu') adapter = null;
   }
