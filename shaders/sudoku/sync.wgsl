@@ -1,0 +1,32 @@
+// The elimination automaton, one exact synchronous generation per dispatch (ping-pong): every cell's next
+// candidates from the previous generation only. This is the CPU twin's generation, bit for bit (`--method ca`
+// and the twin tests). A grid's items are min(cells, WORKGROUP_SIZE); invocation i handles cells i, i + items, ...
+
+var<private> gridBase: u32;
+
+fn cand(i: u32) -> u32 {
+  return src[gridBase + i];
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn sudoku_step(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
+  let t = tile_index(workgroupId);
+  if (t >= batch.tileCount) {
+    return;
+  }
+  let tile = tiles[t];
+  let g = grids[tile.grid];
+  let s = shape_of(g);
+  gridBase = g.stateOffset;
+  let total = s.n * s.n;
+  var flags = 0u;
+  var counter = 0u;
+  for (var x = tile.firstItem + localIndex; x < total && tile.firstItem + localIndex < g.items; x += g.items) {
+    let r = next_cell(s, x, g.param1);
+    dst[gridBase + x] = r.x;
+    flags |= r.y;
+    counter += r.z;
+  }
+  report_flags(t, localIndex, flags);
+  report_count(t, localIndex, counter);
+}

@@ -1,0 +1,389 @@
+// Sudoku text formats in and out. Read: one puzzle per line (n*n symbols, '.' or '0' blank, '#' comments, a
+// leading count line as in the code-golf set), STPPC Solo game ids (`3x3:...`, `2x3:...`, jigsaw `9j:...,blocks`,
+// X `3x3x:...`), STPPC .tsv files (a `game_id` column) and puzz.link URLs (`https://puzz.link/p?sudoku/9/9/...`).
+// Write: the answer in the form it came in. Errors name file:line:column and never throw.
+import type { PuzzleRecord, SolveResult } from '../types.ts';
+import { defaultBox, gridString, shapeError, symbolOf, valueOf, type SudokuIo, type SudokuPuzzle } from './reference.ts';
+
+export interface ParseOptions {
+  /** `--box WxH`: boxes W cells wide and H tall (line form) */
+  box?: string;
+  /** `--diagonal`: X-sudoku (line form) */
+  diagonal?: boolean;
+}
+
+class ParseError extends Error {
+  constructor(
+    message: string,
+    readonly col: number,
+  ) {
+    super(message);
+  }
+}
+
+export function parseOptions(options: Record<string, string | boolean>): ParseOptions {
+  return {
+    box: typeof options.box === 'string' ? options.box : undefined,
+    diagonal: options.diagonal === true || options.diagonal === 'true' || options.x === true,
+  };
+}
+
+export function parseSudoku(input: Uint8Array | string, file: string, options: Record<string, string | boolean> = {}): PuzzleRecord<SudokuPuzzle>[] {
+  const text = typeof input === 'string' ? input : new TextDecoder().decode(input);
+  const opts = parseOptions(options);
+  const lines = text.split('\n');
+  const out: PuzzleRecord<SudokuPuzzle>[] = [];
+  let tsvColumns: { gameId: number; solution: number; puzzle: number } | null = null;
+  let sawPuzzleLine = false;
+  for (let i = 0; i < lines.length; i++) {
+    const lineNo = i + 1;
+    const raw = lines[i].replace(/\r$/, '');
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const lead = raw.length - raw.trimStart().length;
+    // a table header (STPPC .tsv): columns by name
+    if (raw.includes('\t') && /(^|\t)game_id(\t|$)/.test(raw)) {
+      const cols = raw.split('\t').map((s) => s.trim());
+      tsvColumns = {
+        gameId: cols.indexOf('game_id'),
+        solution: cols.findIndex((c) => c === 'solution'),
+        puzzle: cols.findIndex((c) => c.startsWith('puzzle')),
+      };
+      continue;
+    }
+    // the code-golf set starts with the number of puzzles
+    if (!sawPuzzleLine && /^\d{1,7}$/.test(line) && line.length < 16) {
+      sawPuzzleLine = true;
+      continue;
+    }
+    sawPuzzleLine = true;
+    const rec: PuzzleRecord<SudokuPuzzle> = { file, line: lineNo };
+    try {
+      if (raw.includes('\t')) {
+        const fields = raw.split('\t');
+        const gi = tsvColumns?.gameId ?? 0;
+        const si = tsvColumns?.solution ?? (fields.length > 3 ? 3 : -1);
+        const col = fields.slice(0, gi).reduce((n, f) => n + f.length + 1, 0);
+        const p = parseGameId(fields[gi].trim(), col);
+        p.io = { form: 'tsv', fields, solutionColumn: si, gameIdColumn: gi, blockSpec: p.io?.blockSpec };
+        rec.puzzle = p;
+        rec.form = 'tsv';
+        if (si >= 0 && fields[si]) rec.expected = fields[si].trim();
+      } else if (/^(https?:\/\/|puzz\.link|pzv\.jp|p\?sudoku)/i.test(line) || line.includes('?sudoku/')) {
+        rec.puzzle = parseUrl(line, lead);
+        rec.form = 'url';
+      } else if (/^\d+(x\d+)?[a-z0-9]*:/.test(line)) {
+        rec.puzzle = parseGameId(line, lead);
+        rec.form = 'gameid';
+      } else {
+        rec.puzzle = parseLine(line, lead, opts);
+        rec.form = 'line';
+      }
+    } catch (e) {
+      if (!(e instanceof ParseError)) throw e;
+      rec.error = `${file}:${lineNo}:${e.col + 1}: ${e.message}`;
+      delete rec.puzzle;
+    }
+    out.push(rec);
+  }
+  return out;
+}
+
+// ---- one puzzle per line ----------------------------------------------------------------------------------------
+function parseLine(line: string, col0: number, opts: ParseOptions): SudokuPuzzle {
+  const cells = line.length;
+  const n = Math.round(Math.sqrt(cells));
+  if (n * n !== cells || n < 1) {
+    throw new ParseError(`${cells} characters, expected n*n for an n x n sudoku (81 for 9x9, 256 for 16x16)`, col0 + cells);
+  }
+  const box = boxShape(n, opts.box, col0);
+  const givens = new Uint8Array(cells);
+  let blank: string | undefined;
+  let lower: boolean | undefined;
+  for (let i = 0; i < cells; i++) {
+    const ch = line[i];
+    if (ch === '.' || ch === '0') {
+      blank ??= ch;
+      continue;
+    }
+    const v = valueOf(ch);
+    if (v < 1 || v > n) {
+      throw new ParseError(`'${ch}' is not a symbol of a ${n}x${n} sudoku (${alphabetText(n)}, '.' or '0' blank)`, col0 + i);
+    }
+    if (v > 9) lower ??= ch >= 'a';
+    givens[i] = v;
+  }
+  return {
+    n,
+    boxW: box.boxW,
+    boxH: box.boxH,
+    diagonal: !!opts.diagonal,
+    givens,
+    io: { form: 'line', blank: blank ?? '.', lower: lower ?? false },
+  };
+}
+
+function alphabetText(n: number): string {
+  if (n <= 9) return `1-${n}`;
+  return `1-9, A-${symbolOf(n)}`;
+}
+
+function boxShape(n: number, box: string | undefined, col: number): { boxW: number; boxH: number } {
+  if (box) {
+    const m = /^(\d+)x(\d+)$/.exec(box);
+    if (!m) throw new ParseError(`--box ${box}: expected WxH, e.g. 3x2`, col);
+    const b = { boxW: Number(m[1]), boxH: Number(m[2]) };
+    if (b.boxW * b.boxH !== n) throw new ParseError(`--box ${box} does not tile a ${n}x${n} grid`, col);
+    return b;
+  }
+  const d = defaultBox(n);
+  if (!d) throw new ParseError(`a ${n}x${n} grid has no box shape (n is prime); give --box`, col);
+  return d;
+}
+
+// ---- STPPC Solo game ids --------------------------------------------------------------------------------------
+// params "CxR": C columns and R rows of boxes, so each box is R cells wide and C tall (solo.c's convention:
+// "2x3" is boxes 3 wide, 2 tall); "Nj": jigsaw of order N, with ",<block spec>" after the grid; an "x" suffix:
+// X-sudoku. Grid: a-z = 1..26 blanks, decimal numbers are clues, '_' separates adjacent numbers.
+export function parseGameId(id: string, col0: number): SudokuPuzzle {
+  const colon = id.indexOf(':');
+  if (colon < 0) throw new ParseError(`a Solo game id needs "params:description"`, col0);
+  const params = id.slice(0, colon);
+  const m = /^(\d+)(?:x(\d+))?(.*)$/.exec(params);
+  if (!m) throw new ParseError(`bad Solo parameters "${params}"`, col0);
+  let c = Number(m[1]);
+  let r = m[2] !== undefined ? Number(m[2]) : c;
+  const flags = m[3];
+  let jigsaw = false;
+  let diagonal = false;
+  for (const f of flags.replace(/d[tbiaeu]/g, '').replace(/m?d?\d|[ra]\d?/g, '')) {
+    if (f === 'j') jigsaw = true;
+    else if (f === 'x') diagonal = true;
+    else if (f === 'k') throw new ParseError('killer sudoku is not supported', col0);
+  }
+  if (jigsaw) {
+    c = m[2] !== undefined ? c * r : c;
+    r = 1;
+  }
+  const n = c * r;
+  if (n < 1 || n > 32) throw new ParseError(`a ${n}x${n} sudoku is not supported (n <= 32)`, col0);
+  const area = n * n;
+  const givens = new Uint8Array(area);
+  let i = 0;
+  let p = colon + 1;
+  while (p < id.length && id[p] !== ',') {
+    const ch = id[p];
+    if (ch >= 'a' && ch <= 'z') {
+      i += ch.charCodeAt(0) - 96;
+      p++;
+    } else if (ch === '_') {
+      p++;
+    } else if (ch >= '1' && ch <= '9') {
+      let q = p;
+      while (q < id.length && id[q] >= '0' && id[q] <= '9') q++;
+      const v = Number(id.slice(p, q));
+      if (v > n) throw new ParseError(`clue ${v} is larger than ${n}`, col0 + p);
+      if (i >= area) throw new ParseError(`too much data for a ${n}x${n} grid`, col0 + p);
+      givens[i++] = v;
+      p = q;
+    } else {
+      throw new ParseError(`unexpected '${ch}' in a Solo game description`, col0 + p);
+    }
+    if (i > area) throw new ParseError(`too much data for a ${n}x${n} grid`, col0 + p - 1);
+  }
+  if (i < area) throw new ParseError(`not enough data for a ${n}x${n} grid (${i} of ${area} cells)`, col0 + p);
+  let regions: Uint8Array | undefined;
+  let blockSpec: string | undefined;
+  if (jigsaw) {
+    if (id[p] !== ',') throw new ParseError('a jigsaw game id needs ",<block structure>" after the grid', col0 + p);
+    blockSpec = id.slice(p);
+    regions = decodeBlocks(id.slice(p + 1), n, col0 + p + 1);
+  } else if (p < id.length) {
+    throw new ParseError('unexpected data after the grid', col0 + p);
+  }
+  const shape = { n, boxW: jigsaw ? n : r, boxH: jigsaw ? 1 : c, regions };
+  const err = shapeError(shape);
+  if (err) throw new ParseError(err, col0);
+  return { ...shape, diagonal, givens, io: { form: 'gameid', blockSpec } };
+}
+
+/** solo.c spec_to_dsf: runs of "not an edge" between neighbours, horizontal pairs first, then vertical. */
+function decodeBlocks(spec: string, n: number, col0: number): Uint8Array {
+  const area = n * n;
+  const parent = Int32Array.from({ length: area }, (_, i) => i);
+  const find = (a: number): number => (parent[a] === a ? a : (parent[a] = find(parent[a])));
+  let pos = 0;
+  const edges = 2 * n * (n - 1);
+  for (let k = 0; k < spec.length; k++) {
+    const ch = spec[k];
+    let c: number;
+    if (ch === '_') c = 0;
+    else if (ch >= 'a' && ch <= 'z') c = ch.charCodeAt(0) - 96;
+    else throw new ParseError(`unexpected '${ch}' in a jigsaw block structure`, col0 + k);
+    const adv = c !== 26;
+    while (c-- > 0) {
+      if (pos >= edges) throw new ParseError('too much data in the jigsaw block structure', col0 + k);
+      let p0: number;
+      let p1: number;
+      if (pos < n * (n - 1)) {
+        const y = Math.floor(pos / (n - 1));
+        const x = pos % (n - 1);
+        p0 = y * n + x;
+        p1 = p0 + 1;
+      } else {
+        const x = Math.floor(pos / (n - 1)) - n;
+        const y = pos % (n - 1);
+        p0 = y * n + x;
+        p1 = p0 + n;
+      }
+      parent[find(p0)] = find(p1);
+      pos++;
+    }
+    if (adv) pos++;
+  }
+  if (pos !== edges + 1) throw new ParseError('not enough data in the jigsaw block structure', col0 + spec.length);
+  const ids = new Map<number, number>();
+  const regions = new Uint8Array(area);
+  for (let i = 0; i < area; i++) {
+    const root = find(i);
+    if (!ids.has(root)) ids.set(root, ids.size);
+    regions[i] = ids.get(root)!;
+  }
+  if (ids.size !== n) throw new ParseError(`the jigsaw block structure has ${ids.size} blocks, expected ${n}`, col0);
+  return regions;
+}
+
+export function encodeGameId(p: SudokuPuzzle, values: ArrayLike<number>): string {
+  const params = p.regions ? `${p.n}j` : `${p.boxH}x${p.boxW}`;
+  let desc = '';
+  let run = 0;
+  let lastNumber = false;
+  const flush = () => {
+    while (run > 0) {
+      const k = Math.min(run, 26);
+      desc += String.fromCharCode(96 + k);
+      run -= k;
+    }
+  };
+  for (let i = 0; i < values.length; i++) {
+    if (!values[i]) {
+      run++;
+      lastNumber = false;
+      continue;
+    }
+    if (run) flush();
+    else if (lastNumber) desc += '_';
+    desc += String(values[i]);
+    lastNumber = true;
+  }
+  flush();
+  return `${params}${p.diagonal ? 'x' : ''}:${desc}${p.io?.blockSpec ?? (p.regions ? '' : '')}`;
+}
+
+// ---- puzz.link URLs -----------------------------------------------------------------------------------------
+// pzprjs decodeNumber16: 0-9a-f one hex digit, '-' + 2 hex digits, '+' + 3 hex digits, '.' an unknown mark,
+// g-z skip 1..20 blank cells. Box shapes for sizes pzprjs draws: 4 -> 2x2, 6 -> 3x2, 9 -> 3x3, 16 -> 4x4, 25 -> 5x5.
+function parseUrl(url: string, col0: number): SudokuPuzzle {
+  const m = /^(.*?\?sudoku\/)(\d+)\/(\d+)\/([^\s]*)$/.exec(url) ?? /^(.*?\?sudoku\/)(\d+)\/([^\s/]*)$/.exec(url);
+  if (!m) throw new ParseError('expected a puzz.link sudoku URL: https://puzz.link/p?sudoku/9/9/...', col0);
+  const n = Number(m[2]);
+  const body = m.length === 5 ? m[4] : m[3];
+  if (m.length === 5 && Number(m[3]) !== n) throw new ParseError(`a sudoku is square: ${m[2]}x${m[3]}`, col0 + m[1].length);
+  const box = defaultBox(n);
+  if (!box || n > 32) throw new ParseError(`a ${n}x${n} sudoku has no box shape here`, col0 + m[1].length);
+  const area = n * n;
+  const givens = new Uint8Array(area);
+  const start = col0 + url.length - body.length;
+  let c = 0;
+  for (let i = 0; i < body.length && c < area; i++) {
+    const ch = body[i];
+    let v = -1;
+    if (/[0-9a-f]/.test(ch)) v = parseInt(ch, 16);
+    else if (ch === '-') {
+      v = parseInt(body.substr(i + 1, 2), 16);
+      i += 2;
+    } else if (ch === '+') {
+      v = parseInt(body.substr(i + 1, 3), 16);
+      i += 3;
+    } else if (ch === '.') v = 0;
+    else if (ch >= 'g' && ch <= 'z') c += parseInt(ch, 36) - 16;
+    else throw new ParseError(`unexpected '${ch}' in a puzz.link board`, start + i);
+    if (Number.isNaN(v) || v > n) throw new ParseError(`bad number in a puzz.link board`, start + i);
+    if (v > 0) givens[c] = v;
+    c++;
+  }
+  if (c < area && body.length > 0 && c !== area) {
+    // pzprjs leaves trailing blanks implicit
+  }
+  if (c > area) throw new ParseError(`too much data for a ${n}x${n} grid`, start + body.length);
+  return { n, ...box, diagonal: false, givens, io: { form: 'url', urlPrefix: `${m[1]}${n}/${n}/` } };
+}
+
+export function encodeUrlBody(values: ArrayLike<number>): string {
+  let s = '';
+  let run = 0;
+  const flush = () => {
+    while (run > 0) {
+      const k = Math.min(run, 20);
+      s += (15 + k).toString(36);
+      run -= k;
+    }
+  };
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (!v) {
+      run++;
+      continue;
+    }
+    flush();
+    s += v < 16 ? v.toString(16) : v < 256 ? '-' + v.toString(16).padStart(2, '0') : '+' + v.toString(16).padStart(3, '0');
+  }
+  flush();
+  return s;
+}
+
+// ---- output in the input's form --------------------------------------------------------------------------------
+/** The grid in the record's own form: a solution, or a partial grid (0 = blank). */
+export function formatGrid(p: SudokuPuzzle, values: ArrayLike<number>): string {
+  const io: SudokuIo = p.io ?? { form: 'line', blank: '.' };
+  switch (io.form) {
+    case 'gameid':
+      return encodeGameId(p, values);
+    case 'url':
+      return `${io.urlPrefix ?? `https://puzz.link/p?sudoku/${p.n}/${p.n}/`}${encodeUrlBody(values)}`;
+    case 'tsv': {
+      const fields = (io.fields ?? []).slice();
+      const sol = stppcString(values);
+      if (io.solutionColumn !== undefined && io.solutionColumn >= 0) fields[io.solutionColumn] = sol;
+      else fields.push(sol);
+      return fields.join('\t');
+    }
+    default:
+      return gridString(values, io.blank ?? '.', io.lower ?? false);
+  }
+}
+
+/** STPPC's cell alphabet: '.' blank, 1-9 then a-z for 10.. */
+export function stppcString(values: ArrayLike<number>): string {
+  let s = '';
+  for (let i = 0; i < values.length; i++) s += values[i] ? (values[i] <= 9 ? String(values[i]) : String.fromCharCode(87 + values[i])) : '.';
+  return s;
+}
+
+/** Parses a solution string in any of our alphabets (digits, letters either case) into values. */
+export function solutionValues(s: string): Uint8Array {
+  return Uint8Array.from(s, valueOf);
+}
+
+export function formatRecord(record: PuzzleRecord<SudokuPuzzle>, result: SolveResult): string {
+  const p = record.puzzle;
+  if (!p) return `# ${record.error ?? `${record.file}:${record.line}: error`}`;
+  const solution = result.solution ? solutionValues(result.solution) : undefined;
+  if (result.status === 'solved' && solution) return formatGrid(p, solution);
+  const why = `${result.status}${result.reason ? ` (${result.reason})` : ''}`;
+  const partial = (result.extra?.partial as string | undefined) ?? undefined;
+  const shown = solution ?? (partial ? solutionValues(partial) : p.givens);
+  let out = `# ${record.file}:${record.line}: ${why}\n${formatGrid(p, shown)}`;
+  if (result.status === 'multiple' && result.solution2) out += `\n${formatGrid(p, solutionValues(result.solution2))}`;
+  return out;
+}

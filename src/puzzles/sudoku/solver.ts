@@ -1,0 +1,381 @@
+// Sudoku on the engine: the elimination automaton as a rule (`--method ca`), and the complete solver
+// (`--method full`): the automaton runs every puzzle to its fixpoint; a stalled puzzle splits into copies, one per
+// candidate of its cell with the fewest candidates, that join the same batch; copies that contradict retire; the
+// first solution is kept and the search goes on to a second one to decide uniqueness (`multiple`).
+import { Batch, type GridOutcome } from '../../engine/batch.ts';
+import { FLAG_CONTRADICTION } from '../../engine/constants.ts';
+import type { Rule } from '../../engine/rule.ts';
+import type { GpuContext } from '../../gpu/context.ts';
+import type { SolveResult } from '../types.ts';
+import { stppcString } from './codec.ts';
+import { caInput, unpackMasks } from './pack.ts';
+import {
+  COUNT_HIDDEN,
+  COUNT_LOCKED,
+  gridString,
+  initialMasks,
+  masksToValues,
+  popcount,
+  ruleNames,
+  RULES_ALL,
+  type SudokuPuzzle,
+} from './reference.ts';
+
+/** The automaton, one exact synchronous generation per dispatch: `--method ca`, the CPU twin's generations. */
+export const sudokuRule: Rule = {
+  name: 'sudoku',
+  files: ['sudoku/topology.wgsl', 'sudoku/rules.wgsl', 'sudoku/sync.wgsl'],
+  entryPoints: ['sudoku_step'],
+  stateAccess: 'ping-pong',
+  tracksCompletion: true,
+};
+
+/** in-place sweeps per multi-generation dispatch (an invocation stops earlier when its cells stop changing) */
+export const SUDOKU_SWEEPS = 8;
+
+/**
+ * The automaton in place (order-independent, monotone): the complete solver's workhorse. Same fixpoint as the
+ * synchronous rule; several sweeps per dispatch and no per-generation barrier.
+ */
+export const sudokuSweepRule: Rule = {
+  name: 'sudoku-sweep',
+  files: ['sudoku/topology.wgsl', 'sudoku/rules.wgsl', 'sudoku/async.wgsl'],
+  entryPoints: ['sudoku_sweep'],
+  stateAccess: 'in-place',
+  constants: { SWEEPS: SUDOKU_SWEEPS },
+  tracksCompletion: true,
+  multiGeneration: { entryPoint: 'sudoku_sweeps', generationsPerDispatch: SUDOKU_SWEEPS, exact: false },
+};
+
+/** The solution string in the puzzle's own alphabet (STPPC forms use 1-9 then a-z). */
+export function solutionString(p: SudokuPuzzle, values: ArrayLike<number>): string {
+  const form = p.io?.form;
+  if (form === 'gameid' || form === 'tsv') return stppcString(values);
+  return gridString(values, p.io?.blank ?? '.', p.io?.lower ?? false);
+}
+
+/** A generation cap no run of the automaton reaches: every changing generation removes a candidate. */
+function caCap(p: SudokuPuzzle): number {
+  return p.n * p.n * p.n + 2;
+}
+
+export function unpackCounts(counter: number): [number, number, number] {
+  return [counter & 1023, Math.floor(counter / COUNT_HIDDEN) & 1023, Math.floor(counter / COUNT_LOCKED) & 1023];
+}
+
+// ---- --method ca ----------------------------------------------------------------------------------------------
+export interface CaOptions {
+  rules?: number;
+  /** one generation per dispatch and a readback each, to log the rules of every generation (default true) */
+  log?: boolean;
+  mode?: 'one-gen' | 'multi-gen';
+  timeoutMs?: number;
+  maxGenerations?: number;
+}
+
+export interface CaResult {
+  status: 'solved' | 'stalled' | 'contradiction' | 'capped' | 'timeout';
+  masks: Uint32Array;
+  generations: number;
+  flags: number;
+  /** per generation: cells where [naked, hidden, locked] fired (one-gen mode with log) */
+  log: [number, number, number][];
+  ms: number;
+}
+
+/** Runs the elimination automaton alone on every puzzle, in one batch (or as many as the device needs). */
+export async function runCa(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: CaOptions = {}): Promise<CaResult[]> {
+  const rules = opts.rules ?? RULES_ALL;
+  const mode = opts.mode ?? 'one-gen';
+  const log = opts.log ?? mode === 'one-gen';
+  const results: CaResult[] = new Array(puzzles.length);
+  let next = 0;
+  while (next < puzzles.length) {
+    const batch = await Batch.create(ctx, mode === 'one-gen' ? sudokuRule : sudokuSweepRule);
+    try {
+      const ids = new Map<number, number>();
+      const logs = new Map<number, [number, number, number][]>();
+      const started = new Map<number, number>();
+      while (next < puzzles.length) {
+        const p = puzzles[next];
+        const input = caInput(p, initialMasks(p), rules, opts.maxGenerations ?? caCap(p));
+        if (!batch.canAdd(input)) break;
+        const id = batch.add(input);
+        ids.set(id, next++);
+        logs.set(id, []);
+        started.set(id, performance.now());
+      }
+      const done = new Map<number, GridOutcome>();
+      const ended = new Map<number, number>();
+      await batch.run({
+        mode,
+        readbackEvery: log ? 1 : undefined,
+        timeoutMs: opts.timeoutMs,
+        onChunk: (finished) => {
+          const now = performance.now();
+          for (const o of finished) {
+            done.set(o.id, o);
+            ended.set(o.id, now);
+            if (log && o.flags & FLAG_CONTRADICTION) logs.get(o.id)!.push(unpackCounts(o.counter));
+          }
+          if (!log) return;
+          for (const id of ids.keys()) {
+            if (done.has(id)) continue;
+            logs.get(id)!.push(unpackCounts(batch.lastCounters.get(id) ?? 0));
+          }
+        },
+      });
+      const order = [...ids.keys()];
+      const states = await batch.readStates(order);
+      order.forEach((id, k) => {
+        const o = done.get(id)!;
+        const p = puzzles[ids.get(id)!];
+        const masks = unpackMasks(states[k], p).slice();
+        const status: CaResult['status'] =
+          o.status === 'done' ? 'solved' : o.status === 'fixpoint' ? 'stalled' : o.status === 'contradiction' ? 'contradiction' : o.status === 'capped' ? 'capped' : 'timeout';
+        const generations = o.generations;
+        const entries = logs.get(id)!.slice(0, generations);
+        results[ids.get(id)!] = { status, masks, generations, flags: o.flags, log: entries, ms: ended.get(id)! - started.get(id)! };
+      });
+    } finally {
+      batch.destroy();
+    }
+  }
+  return results;
+}
+
+export function caToResult(p: SudokuPuzzle, r: CaResult): SolveResult {
+  const values = masksToValues(r.masks);
+  const flags = r.log.reduce((f, [a, b, c]) => f | (a ? 256 : 0) | (b ? 512 : 0) | (c ? 1024 : 0), r.flags & 0x700);
+  const extra: Record<string, unknown> = { rules: ruleNames(flags), rulesPerGeneration: r.log, branches: 0 };
+  if (r.status === 'solved') return { status: 'solved', generations: r.generations, solution: solutionString(p, values), extra, ms: r.ms };
+  if (r.status === 'contradiction') return { status: 'contradiction', generations: r.generations, extra, ms: r.ms };
+  extra.partial = solutionString(p, values);
+  extra.candidates = r.masks.reduce((n, m) => n + popcount(m), 0);
+  return { status: 'unsolved', reason: r.status, generations: r.generations, extra, ms: r.ms };
+}
+
+// ---- --method full -------------------------------------------------------------------------------------------
+export interface FullOptions {
+  rules?: number;
+  timeoutMs?: number;
+  /** grids in the batch at once (roots and copies); more wait on the host */
+  maxActive?: number;
+  /** dispatches between readbacks (each may run up to SUDOKU_GENERATIONS_PER_DISPATCH generations) */
+  readbackEvery?: number;
+  /** stop at the first solution (no uniqueness check) */
+  firstOnly?: boolean;
+  progress?: (done: number, total: number) => void;
+}
+
+interface Job {
+  index: number;
+  puzzle: SudokuPuzzle;
+  started: number;
+  /** grids of this puzzle in the batch */
+  live: Set<number>;
+  /** copies waiting on the host */
+  waiting: number;
+  solutions: string[];
+  branches: number;
+  /** generations of the root grid (the puzzle itself) */
+  generations: number;
+  /** generations of all its copies */
+  copyGenerations: number;
+  depth: number;
+  result?: SolveResult;
+  unsolvedReason?: string;
+}
+
+interface Copy {
+  job: Job;
+  masks: Uint32Array;
+  depth: number;
+}
+
+export interface FullStats {
+  seconds: number;
+  readbacks: number;
+  dispatches: number;
+  grids: number;
+}
+
+/**
+ * The complete solver. Every result is `solved` (unique), `multiple` (two solutions, both given), `contradiction`
+ * (none) or `unsolved` (timeout).
+ */
+export async function solveFull(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: FullOptions = {}): Promise<{ results: SolveResult[]; stats: FullStats }> {
+  const rules = opts.rules ?? RULES_ALL;
+  const maxActive = opts.maxActive ?? 4096;
+  const t0 = performance.now();
+  const results: SolveResult[] = new Array(puzzles.length);
+  const batch = await Batch.create(ctx, sudokuSweepRule);
+  const owner = new Map<number, { job: Job; root: boolean; depth: number }>();
+  const stack: Copy[] = [];
+  let nextRoot = 0;
+  let finishedCount = 0;
+  let grids = 0;
+
+  const finish = (job: Job, r: Omit<SolveResult, 'ms' | 'generations'>) => {
+    if (job.result) return;
+    job.result = {
+      ...r,
+      generations: job.generations,
+      ms: performance.now() - job.started,
+      extra: { branches: job.branches, depth: job.depth, copyGenerations: job.copyGenerations, ...(r.extra ?? {}) },
+    };
+    for (const id of job.live) {
+      batch.release(id);
+      owner.delete(id);
+    }
+    job.live.clear();
+    results[job.index] = job.result;
+    finishedCount++;
+    opts.progress?.(finishedCount, puzzles.length);
+  };
+
+  const settle = (job: Job) => {
+    if (job.result || job.live.size || job.waiting) return;
+    if (job.unsolvedReason) {
+      if (job.solutions.length) finish(job, { status: 'solved', solution: job.solutions[0], reason: undefined, extra: { uniqueness: 'unknown' } });
+      else finish(job, { status: 'unsolved', reason: job.unsolvedReason });
+    } else if (job.solutions.length === 0) finish(job, { status: 'contradiction' });
+    else finish(job, { status: 'solved', solution: job.solutions[0] });
+  };
+
+  const addGrid = (job: Job, masks: Uint32Array, root: boolean, depth: number): boolean => {
+    const input = caInput(job.puzzle, masks, rules, 1_000_000);
+    if (!batch.canAdd(input)) return false;
+    const id = batch.add(input);
+    owner.set(id, { job, root, depth });
+    job.live.add(id);
+    grids++;
+    return true;
+  };
+
+  const fill = () => {
+    let active = owner.size;
+    while (active < maxActive) {
+      const copy = stack.pop();
+      if (copy) {
+        copy.job.waiting--;
+        if (copy.job.result) continue;
+        if (!addGrid(copy.job, copy.masks, false, copy.depth)) {
+          stack.push(copy);
+          copy.job.waiting++;
+          break;
+        }
+        active++;
+        continue;
+      }
+      if (nextRoot >= puzzles.length) break;
+      const p = puzzles[nextRoot];
+      const job: Job = {
+        index: nextRoot,
+        puzzle: p,
+        started: performance.now(),
+        live: new Set(),
+        waiting: 0,
+        solutions: [],
+        branches: 0,
+        generations: 0,
+        copyGenerations: 0,
+        depth: 0,
+      };
+      if (!addGrid(job, initialMasks(p), true, 0)) break;
+      nextRoot++;
+      active++;
+    }
+  };
+
+  const onChunk = async (finished: GridOutcome[]) => {
+    const mine = finished.filter((o) => owner.has(o.id));
+    if (mine.length === 0) {
+      fill();
+      return;
+    }
+    const states = await batch.readStates(mine.map((o) => o.id));
+    mine.forEach((o, k) => {
+      const own = owner.get(o.id);
+      if (!own) return; // released when its puzzle finished earlier in this chunk
+      const { job, root, depth } = own;
+      owner.delete(o.id);
+      job.live.delete(o.id);
+      batch.release(o.id);
+      if (job.result) return;
+      const p = job.puzzle;
+      const cells = p.n * p.n;
+      const gens = o.generations;
+      if (root) job.generations = gens;
+      else job.copyGenerations += gens;
+      const masks = states[k].subarray(0, cells);
+      if (o.status === 'done') {
+        job.solutions.push(solutionString(p, masksToValues(masks)));
+        // deductions alone are sound, so a root solved without a guess is the only solution
+        if (root || opts.firstOnly) finish(job, { status: 'solved', solution: job.solutions[0] });
+        else if (job.solutions.length >= 2) finish(job, { status: 'multiple', solution: job.solutions[0], solution2: job.solutions[1] });
+      } else if (o.status === 'fixpoint') {
+        // stalled: split on the cell with the fewest candidates, one copy per candidate
+        let best = -1;
+        let bestCount = 99;
+        for (let i = 0; i < cells; i++) {
+          const c = popcount(masks[i]);
+          if (c > 1 && c < bestCount) {
+            bestCount = c;
+            best = i;
+            if (c === 2) break;
+          }
+        }
+        const bits: number[] = [];
+        for (let m = masks[best]; m; m &= m - 1) bits.push((m & -m) >>> 0);
+        job.branches += bits.length;
+        job.depth = Math.max(job.depth, depth + 1);
+        // pushed in reverse so the smallest candidate is taken first (the stack is last in, first out)
+        for (let b = bits.length - 1; b >= 0; b--) {
+          const copy = masks.slice();
+          copy[best] = bits[b];
+          stack.push({ job, masks: copy, depth: depth + 1 });
+          job.waiting++;
+        }
+      } else if (o.status === 'contradiction') {
+        // this branch holds no solution
+      } else {
+        job.unsolvedReason = o.status === 'timeout' ? 'timeout' : 'capped';
+      }
+      settle(job);
+    });
+    fill();
+  };
+
+  try {
+    fill();
+    while (owner.size > 0) {
+      await batch.run({ mode: 'multi-gen', readbackEvery: opts.readbackEvery ?? 2, timeoutMs: opts.timeoutMs, onChunk });
+      if (opts.timeoutMs !== undefined && performance.now() - t0 > opts.timeoutMs) break;
+      fill();
+    }
+    // whatever is left (timeout) is unsolved
+    for (const c of stack) {
+      c.job.waiting = 0;
+      c.job.unsolvedReason ??= 'timeout';
+    }
+    for (let i = 0; i < puzzles.length; i++) {
+      if (results[i]) continue;
+      const job: Job | undefined = [...owner.values()].find((o) => o.job.index === i)?.job ?? stack.find((c) => c.job.index === i)?.job;
+      results[i] = job?.result ?? {
+        status: 'unsolved',
+        reason: 'timeout',
+        generations: job?.generations ?? 0,
+        solution: job?.solutions[0],
+        ms: performance.now() - (job?.started ?? t0),
+        extra: { branches: job?.branches ?? 0 },
+      };
+    }
+  } finally {
+    batch.destroy();
+  }
+  return {
+    results,
+    stats: { seconds: (performance.now() - t0) / 1000, readbacks: batch.stats.readbacks, dispatches: batch.stats.dispatches, grids },
+  };
+}

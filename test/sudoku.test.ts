@@ -1,0 +1,151 @@
+// Sudoku: the elimination automaton on the GPU against its CPU twin (bit for bit per generation), the in-place
+// sweeps against the twin's fixpoint, and the complete solver against the CPU solver.
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { Batch } from '../src/engine/batch.ts';
+import { FLAG_CONTRADICTION } from '../src/engine/constants.ts';
+import { parseSudoku } from '../src/puzzles/sudoku/codec.ts';
+import { emptyPuzzle, randomPuzzle, rng } from '../src/puzzles/sudoku/generate.ts';
+import { caInput } from '../src/puzzles/sudoku/pack.ts';
+import {
+  caRun,
+  caStep,
+  initialMasks,
+  RULE_HIDDEN,
+  RULE_LOCKED,
+  RULE_NAKED,
+  RULES_ALL,
+  solveCpu,
+  topology,
+  verify,
+  type SudokuPuzzle,
+} from '../src/puzzles/sudoku/reference.ts';
+import { runCa, solveFull, sudokuRule } from '../src/puzzles/sudoku/solver.ts';
+import { skipGpu, withDevice } from './gpu.ts';
+
+const DATA = new URL('../../shared/data/sudoku/', import.meta.url).pathname;
+const haveData = existsSync(DATA);
+
+function dataset(name: string, limit: number, stride = 1): SudokuPuzzle[] {
+  const recs = parseSudoku(readFileSync(DATA + name), name);
+  return recs.filter((r, i) => r.puzzle && i % stride === 0).slice(0, limit).map((r) => r.puzzle!);
+}
+
+/** A mixed batch: 4x4, 6x6 (3x2 boxes), 9x9, 16x16, an X-sudoku, some with wrong clues (contradictions). */
+function mixedPuzzles(seed: number): SudokuPuzzle[] {
+  const random = rng(seed);
+  const shapes = [emptyPuzzle(4), emptyPuzzle(6), emptyPuzzle(9), emptyPuzzle(9, 3, 3, true), emptyPuzzle(16), emptyPuzzle(8, 4, 2)];
+  const out: SudokuPuzzle[] = [];
+  for (let k = 0; k < 24; k++) {
+    const shape = shapes[k % shapes.length];
+    out.push(randomPuzzle(shape, 0.25 + 0.3 * random(), random, k % 5 === 4 ? 2 : 0));
+  }
+  return out;
+}
+
+describe.skipIf(skipGpu)('sudoku elimination automaton: GPU against the CPU twin', () => {
+  for (const rules of [RULE_NAKED, RULE_NAKED | RULE_HIDDEN, RULES_ALL, RULE_HIDDEN | RULE_LOCKED]) {
+    it(`every generation bit for bit, mixed sizes in one batch, rules ${rules}`, async () => {
+      await withDevice(async (ctx) => {
+        const puzzles = mixedPuzzles(100 + rules);
+        for (const gens of [1, 2, 5]) {
+          const batch = await Batch.create(ctx, sudokuRule);
+          const ids = puzzles.map((p) => batch.add(caInput(p, initialMasks(p), rules, gens)));
+          await batch.run({ maxGenerations: gens, readbackEvery: 1 });
+          const states = await batch.readStates(ids);
+          batch.destroy();
+          puzzles.forEach((p, i) => {
+            const t = topology(p);
+            let m = initialMasks(p);
+            let g = 0;
+            for (; g < gens; g++) {
+              const s = caStep(t, m, rules);
+              if (!(s.flags & 1)) break; // a fixpoint: the engine stops the grid too
+              m = s.next;
+              if (s.flags & FLAG_CONTRADICTION) {
+                g++;
+                break;
+              }
+            }
+            const got = Array.from(states[i]);
+            const want = Array.from(m);
+            expect(got, `puzzle ${i} (${p.n}x${p.n}) after ${gens}`).toEqual(want);
+          });
+        }
+      });
+    });
+  }
+
+  it('runCa: status, generations and per-generation rule log match the twin (one-gen)', async () => {
+    await withDevice(async (ctx) => {
+      const puzzles = mixedPuzzles(7);
+      const got = await runCa(ctx, puzzles, { mode: 'one-gen' });
+      puzzles.forEach((p, i) => {
+        const want = caRun(p);
+        expect(got[i].status, `puzzle ${i}`).toBe(want.status);
+        expect(got[i].generations).toBe(want.generations);
+        expect(Array.from(got[i].masks)).toEqual(Array.from(want.masks));
+        expect(got[i].log.map(([a, b, c]) => a + (b << 10) + (c << 20))).toEqual(want.log.map((l) => l.counter));
+      });
+    });
+  });
+
+  it('in-place sweeps reach the same fixpoint as the synchronous twin', async () => {
+    await withDevice(async (ctx) => {
+      const puzzles = [...mixedPuzzles(11), ...(haveData ? dataset('puzzles2_17_clue', 150, 97) : [])];
+      const got = await runCa(ctx, puzzles, { mode: 'multi-gen' });
+      puzzles.forEach((p, i) => {
+        const want = caRun(p);
+        expect(got[i].status, `puzzle ${i}`).toBe(want.status === 'capped' ? 'stalled' : want.status);
+        if (want.status !== 'contradiction') expect(Array.from(got[i].masks), `puzzle ${i}`).toEqual(Array.from(want.masks));
+      });
+    });
+  });
+});
+
+describe.skipIf(skipGpu)('sudoku complete solver', () => {
+  it('solves random puzzles of every size like the CPU solver, multiples included', async () => {
+    await withDevice(async (ctx) => {
+      const random = rng(3);
+      const puzzles = [
+        ...mixedPuzzles(5),
+        // few clues: many solutions
+        randomPuzzle(emptyPuzzle(9), 0.15, random),
+        randomPuzzle(emptyPuzzle(6), 0.1, random),
+        emptyPuzzle(4),
+      ];
+      const { results } = await solveFull(ctx, puzzles);
+      puzzles.forEach((p, i) => {
+        const cpu = solveCpu(p, 2).solutions.length;
+        const r = results[i];
+        const want = cpu === 0 ? 'contradiction' : cpu === 1 ? 'solved' : 'multiple';
+        expect(r.status, `puzzle ${i} (${p.n}x${p.n})`).toBe(want);
+        if (r.solution) expect(verify(p, r.solution)).toBe(true);
+        if (r.solution2) {
+          expect(verify(p, r.solution2)).toBe(true);
+          expect(r.solution2).not.toBe(r.solution);
+        }
+      });
+    });
+  });
+
+  it.skipIf(!haveData)('Norvig top95 and hardest, a 17-clue sample and a Serg sample with its multiples', async () => {
+    await withDevice(async (ctx) => {
+      const puzzles = [
+        ...dataset('norvig_top95.txt', 95),
+        ...dataset('norvig_hardest.txt', 11),
+        ...dataset('puzzles2_17_clue', 100, 491),
+        ...dataset('puzzles7_serg_benchmark', 100, 97),
+      ];
+      const { results } = await solveFull(ctx, puzzles);
+      let multiples = 0;
+      puzzles.forEach((p, i) => {
+        const cpu = solveCpu(p, 2).solutions.length;
+        expect(results[i].status, `puzzle ${i}`).toBe(cpu === 1 ? 'solved' : 'multiple');
+        expect(verify(p, results[i].solution!)).toBe(true);
+        if (cpu > 1) multiples++;
+      });
+      expect(multiples).toBeGreaterThan(0);
+    });
+  });
+});
