@@ -3,31 +3,6 @@
 // work item in one-generation dispatch. Padding bits past the
 // width are always 0. CPU twin: src/life/reference.ts.
 
-// Adds one neighbour plane into the 3-bit per-cell counter (s0, s1, s2): a half-adder chain. A count of 8 wraps
-// to 0, which is harmless: only counts 2 and 3 matter.
-fn add_plane(s: ptr<function, vec3u>, x: u32) {
-  let c0 = (*s).x & x;
-  (*s).x ^= x;
-  let c1 = (*s).y & c0;
-  (*s).y ^= c0;
-  (*s).z ^= c1;
-}
-
-// B3/S23 from the eight neighbour planes of the words above (n*), beside (w, e) and below (s*).
-fn life_word(center: u32, nw: u32, n: u32, ne: u32, w: u32, e: u32, sw: u32, s: u32, se: u32) -> u32 {
-  var count = vec3u(0u);
-  add_plane(&count, nw);
-  add_plane(&count, n);
-  add_plane(&count, ne);
-  add_plane(&count, w);
-  add_plane(&count, e);
-  add_plane(&count, sw);
-  add_plane(&count, s);
-  add_plane(&count, se);
-  // alive next: count == 3, or count == 2 and alive now (count bits s2 s1 s0 = 011 or 010)
-  return count.y & ~count.z & (count.x | center);
-}
-
 fn padding_mask(width: u32, col: u32, wordsPerRow: u32) -> u32 {
   let rest = width & 31u;
   if (col == wordsPerRow - 1u && rest != 0u) {
@@ -159,50 +134,48 @@ fn life_step(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocatio
 }
 
 // ---- Multi-generation dispatch ------------------------------------------------------------------------------
-// A workgroup loads a tile of TILE_WORDS x (TILE_ROWS - 2 * GENERATIONS) words plus a halo of one word left and
-// right (32 cells, enough for up to 32 generations) and GENERATIONS rows above and below, advances it
-// GENERATIONS generations in workgroup memory, and writes back the interior. Each generation the band of valid
-// cells shrinks by one cell on every side, so after GENERATIONS steps the interior is exact: the same result as
-// GENERATIONS one-generation dispatches. Dead borders: cells outside the grid are forced to 0 every step.
-// Toroidal grids need a width that is a multiple of 32 here (the host checks), so wrapped words line up.
+// One invocation advances a block of the grid GENERATIONS generations in its own (private) memory, with no
+// workgroup barrier: on SwiftShader a barrier costs more than the generation it separates.
+// - A grid of at most BLOCK_CAPACITY words is one block, the whole grid (grid.param2 = 1): its borders are
+//   exact, nothing is recomputed, so small grids (the dispatch-bound case) take GENERATIONS per dispatch for free.
+// - A larger grid is cut into blocks of BLOCK_WORDS x BLOCK_ROWS words, each loaded with a halo of one word
+//   (32 cells) left and right and GENERATIONS rows above and below. Each generation the band of valid cells
+//   shrinks by one cell on every side, so after GENERATIONS steps the block's interior is exact: the same result
+//   as GENERATIONS one-generation dispatches. Dead borders: cells outside the grid are forced to 0 every step.
+//   Toroidal grids need a width that is a multiple of 32 here (the host checks), so wrapped words line up.
 
 override GENERATIONS: u32 = 8u;
-const TILE_WORDS: u32 = 8u;         // interior words per tile row
-const TILE_COLS: u32 = 10u;         // TILE_WORDS + one halo word on each side
-const TILE_ROWS: u32 = 64u;         // interior rows + 2 * GENERATIONS
-const TILE_SIZE: u32 = 640u;        // TILE_COLS * TILE_ROWS
-
-var<workgroup> tileCells: array<u32, 1280>;  // two generations of the tile, ping-pong in workgroup memory
-var<workgroup> tileChanged: atomic<u32>;
-
-fn interior_rows() -> u32 {
-  return TILE_ROWS - 2u * GENERATIONS;
-}
-
-// The tile's word at (r, k) maps to grid row r0 - GENERATIONS + r and word c0 - 1 + k; outside the grid it is
-// a dead cell (or wraps, on a torus). Returns (row, col, inside).
-fn tile_origin(g: Grid, tileInGrid: u32, wordsPerRow: u32) -> vec2i {
-  let tilesPerRow = (wordsPerRow + TILE_WORDS - 1u) / TILE_WORDS;
-  let tr = tileInGrid / tilesPerRow;
-  let tc = tileInGrid % tilesPerRow;
-  return vec2i(i32(tr * interior_rows()), i32(tc * TILE_WORDS));
-}
+const BLOCK_CAPACITY: u32 = 512u;   // words of one generation in private memory
+const BLOCK_WORDS: u32 = 4u;
+const BLOCK_ROWS: u32 = 32u;
 
 fn cell_mask(g: Grid, wordsPerRow: u32, row: i32, col: i32) -> u32 {
+  let inside = row >= 0 && row < i32(g.height) && col >= 0 && col < i32(wordsPerRow);
   if (g.param0 == 1u) {
-    return 0xffffffffu;
+    // a torus block's wrapped halo words are whole words (width a multiple of 32); inside, padding stays 0
+    return select(0xffffffffu, padding_mask(g.width, u32(col), wordsPerRow), inside);
   }
-  if (row < 0 || row >= i32(g.height) || col < 0 || col >= i32(wordsPerRow)) {
+  if (!inside) {
     return 0u;
   }
   return padding_mask(g.width, u32(col), wordsPerRow);
 }
 
-fn tile_word(base: u32, r: i32, k: i32) -> u32 {
-  if (r < 0 || r >= i32(TILE_ROWS) || k < 0 || k >= i32(TILE_COLS)) {
-    return 0u;
+// Row r of column k.col from a block held in private memory (`base` selects the generation's half).
+// Rows outside the block are empty, or wrap when the block is a whole toroidal grid.
+fn block_row_sums(cells: ptr<function, array<u32, 1024>>, base: u32, cols: u32, rows: i32, wrap: bool, k: Columns, row: i32) -> RowSums {
+  var r = row;
+  if (r < 0 || r >= rows) {
+    if (!wrap) {
+      return RowSums(0u, 0u, 0u, 0u, 0u);
+    }
+    r = (r + rows) % rows;
   }
-  return tileCells[base + u32(r) * TILE_COLS + u32(k)];
+  let at = base + u32(r) * cols;
+  let c = (*cells)[at + k.col];
+  let l = select(0u, (*cells)[at + k.west], k.hasWest);
+  let e = select(0u, (*cells)[at + k.east], k.hasEast);
+  return row_sums((c << 1u) | ((l >> k.westShift) & 1u), c, (c >> 1u) | ((e & 1u) << k.eastShift));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -213,59 +186,73 @@ fn life_multi(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocati
   }
   let tile = tiles[t];
   let g = grids[tile.grid];
+  let item = tile.firstItem + localIndex;
+  if (item >= g.items) {
+    return;
+  }
   let wordsPerRow = (g.width + 31u) / 32u;
-  let origin = tile_origin(g, tile.firstItem / WORKGROUP_SIZE, wordsPerRow);
-  let r0 = origin.x - i32(GENERATIONS);
-  let c0 = origin.y - 1;
-
-  for (var i = localIndex; i < TILE_SIZE; i += WORKGROUP_SIZE) {
-    let r = i32(i / TILE_COLS);
-    let k = i32(i % TILE_COLS);
-    tileCells[i] = src_word(g, wordsPerRow, r0 + r, c0 + k) & cell_mask(g, wordsPerRow, r0 + r, c0 + k);
+  let whole = g.param2 == 1u;
+  // the block: origin (r0, c0) in grid words, size cols x rows
+  var r0 = 0;
+  var c0 = 0;
+  var cols = wordsPerRow;
+  var rows = g.height;
+  if (!whole) {
+    let blocksPerRow = (wordsPerRow + BLOCK_WORDS - 1u) / BLOCK_WORDS;
+    r0 = i32((item / blocksPerRow) * BLOCK_ROWS) - i32(GENERATIONS);
+    c0 = i32((item % blocksPerRow) * BLOCK_WORDS) - 1;
+    cols = BLOCK_WORDS + 2u;
+    rows = BLOCK_ROWS + 2u * GENERATIONS;
   }
-  workgroupBarrier();
+  var cells: array<u32, 1024>;
+  for (var r = 0u; r < rows; r++) {
+    for (var k = 0u; k < cols; k++) {
+      let row = r0 + i32(r);
+      let col = c0 + i32(k);
+      cells[r * cols + k] = src_word(g, wordsPerRow, row, col) & cell_mask(g, wordsPerRow, row, col);
+    }
+  }
 
-  let interiorRows = i32(interior_rows());
+  let size = cols * rows;
+  var changed = 0u;
   for (var gen = 0u; gen < GENERATIONS; gen++) {
-    let cur = (gen & 1u) * TILE_SIZE;
-    let nxt = TILE_SIZE - cur;
-    for (var i = localIndex; i < TILE_SIZE; i += WORKGROUP_SIZE) {
-      let r = i32(i / TILE_COLS);
-      let k = i32(i % TILE_COLS);
-      let center = tile_word(cur, r, k);
-      var planes: array<u32, 6>;  // west/east planes of the rows above and below
-      var n = 0u;
-      var s = 0u;
-      for (var d = 0; d < 2; d++) {
-        let rr = r + select(-1, 1, d == 1);
-        let c = tile_word(cur, rr, k);
-        planes[d * 3] = (c << 1u) | (tile_word(cur, rr, k - 1) >> 31u);
-        planes[d * 3 + 1] = (c >> 1u) | (tile_word(cur, rr, k + 1) << 31u);
-        planes[d * 3 + 2] = c;
+    let cur = (gen & 1u) * BLOCK_CAPACITY;
+    let nxt = BLOCK_CAPACITY - cur;
+    for (var k = 0u; k < cols; k++) {
+      // a whole grid wraps (torus) like the one-generation kernel; a block's edges see nothing past them
+      var kc = columns_of(g, cols, k);
+      if (!whole) {
+        kc = Columns(k, select(k - 1u, 0u, k == 0u), select(k + 1u, k, k + 1u == cols), k > 0u, k + 1u < cols, 31u, 31u);
       }
-      let west = (center << 1u) | (tile_word(cur, r, k - 1) >> 31u);
-      let east = (center >> 1u) | (tile_word(cur, r, k + 1) << 31u);
-      let next = life_word(center, planes[0], planes[2], planes[1], west, east, planes[3], planes[5], planes[4])
-        & cell_mask(g, wordsPerRow, r0 + r, c0 + k);
-      tileCells[nxt + i] = next;
-      let interior = r >= i32(GENERATIONS) && r < i32(GENERATIONS) + interiorRows && k >= 1 && k <= i32(TILE_WORDS);
-      if (interior && next != center && r0 + r < i32(g.height) && c0 + k < i32(wordsPerRow)) {
-        atomicOr(&tileChanged, 1u);
+      let interiorCol = whole || (k >= 1u && k <= BLOCK_WORDS);
+      var up = block_row_sums(&cells, cur, cols, i32(rows), whole && g.param0 == 1u, kc, -1);
+      var mid = block_row_sums(&cells, cur, cols, i32(rows), whole && g.param0 == 1u, kc, 0);
+      for (var r = 0u; r < rows; r++) {
+        let down = block_row_sums(&cells, cur, cols, i32(rows), whole && g.param0 == 1u, kc, i32(r) + 1);
+        let next = life_from_sums(up, mid, down) & cell_mask(g, wordsPerRow, r0 + i32(r), c0 + i32(k));
+        cells[nxt + r * cols + k] = next;
+        if (interiorCol && (whole || (r >= GENERATIONS && r < GENERATIONS + BLOCK_ROWS))) {
+          changed |= next ^ mid.center;
+        }
+        up = mid;
+        mid = down;
       }
     }
-    workgroupBarrier();
   }
 
-  let last = (GENERATIONS & 1u) * TILE_SIZE;
-  for (var i = localIndex; i < TILE_WORDS * u32(interiorRows); i += WORKGROUP_SIZE) {
-    let r = i / TILE_WORDS;
-    let k = i % TILE_WORDS;
-    let row = origin.x + i32(r);
-    let col = origin.y + i32(k);
-    if (row < i32(g.height) && col < i32(wordsPerRow)) {
-      dst[g.stateOffset + u32(row) * wordsPerRow + u32(col)] = tileCells[last + (r + GENERATIONS) * TILE_COLS + k + 1u];
+  let last = (GENERATIONS & 1u) * BLOCK_CAPACITY;
+  let firstRow = select(GENERATIONS, 0u, whole);
+  let firstCol = select(1u, 0u, whole);
+  let outRows = select(BLOCK_ROWS, rows, whole);
+  let outCols = select(BLOCK_WORDS, cols, whole);
+  for (var r = firstRow; r < firstRow + outRows; r++) {
+    for (var k = firstCol; k < firstCol + outCols; k++) {
+      let row = r0 + i32(r);
+      let col = c0 + i32(k);
+      if (row < i32(g.height) && col < i32(wordsPerRow)) {
+        dst[g.stateOffset + u32(row) * wordsPerRow + u32(col)] = cells[last + r * cols + k];
+      }
     }
   }
-  let changed = atomicLoad(&tileChanged);
   report_flags(t, localIndex, select(0u, FLAG_CHANGED, changed != 0u));
 }

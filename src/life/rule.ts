@@ -10,8 +10,11 @@ import type { LifeGrid } from './reference.ts';
 
 /** generations per multi-generation dispatch: the tile halo is this many rows deep (shaders/life/life.wgsl) */
 export const LIFE_GENERATIONS_PER_DISPATCH = 8;
-const TILE_WORDS = 8;
-const TILE_ROWS = 64;
+/** shaders/life/life.wgsl: a grid this small is one private block; larger ones are cut into blocks */
+const BLOCK_CAPACITY = 512;
+const BLOCK_WORDS = 4;
+const BLOCK_ROWS = 32;
+const isWholeBlock = (g: { width: number; height: number }) => wordsPerRow(g.width) * g.height <= BLOCK_CAPACITY;
 
 export const lifeRule: Rule = {
   name: 'life',
@@ -24,11 +27,8 @@ export const lifeRule: Rule = {
     entryPoint: 'life_multi',
     generationsPerDispatch: LIFE_GENERATIONS_PER_DISPATCH,
     exact: true,
-    // one workgroup per tile of TILE_WORDS words x interior rows
-    items: (g) => {
-      const interior = TILE_ROWS - 2 * LIFE_GENERATIONS_PER_DISPATCH;
-      return Math.ceil(wordsPerRow(g.width) / TILE_WORDS) * Math.ceil(g.height / interior) * WORKGROUP_SIZE;
-    },
+    // one invocation per block
+    items: (g) => (isWholeBlock(g) ? 1 : Math.ceil(wordsPerRow(g.width) / BLOCK_WORDS) * Math.ceil(g.height / BLOCK_ROWS)),
   },
 };
 
@@ -43,7 +43,7 @@ export function lifeInput(grid: LifeGrid, torus: boolean, generations: number): 
     height: grid.height,
     items: wordsPerRow(grid.width) * Math.ceil(grid.height / rowsPerItem),
     state: packLife(grid),
-    params: [torus ? 1 : 0, rowsPerItem],
+    params: [torus ? 1 : 0, rowsPerItem, isWholeBlock(grid) ? 1 : 0],
     maxGenerations: generations,
   };
 }
@@ -57,8 +57,8 @@ export interface LifeRunOptions {
 
 /** Advances every grid `generations` generations (or to a still life) in as few batches as the device allows. */
 export async function runLife(ctx: GpuContext, grids: LifeGrid[], opts: LifeRunOptions) {
-  if (opts.mode === 'multi-gen' && opts.torus && grids.some((g) => g.width % 32 !== 0)) {
-    throw new GpuError('multi-generation dispatch on a torus needs widths that are multiples of 32; use one-gen');
+  if (opts.mode === 'multi-gen' && opts.torus && grids.some((g) => g.width % 32 !== 0 && !isWholeBlock(g))) {
+    throw new GpuError(`multi-generation dispatch on a torus needs widths that are multiples of 32 for grids over ${BLOCK_CAPACITY} words; use one-gen`);
   }
   const inputs = grids.map((g) => lifeInput(g, opts.torus, opts.generations));
   const { results, stats } = await runAll(ctx, lifeRule, inputs, {
