@@ -83,12 +83,15 @@ export async function openViewer(width = 1200, height = 800): Promise<ViewerPage
 export async function waitForStatus(page: Page, want: string[], timeoutMs = 60_000): Promise<string> {
   await page.waitForFunction(
     (w: string[]) => {
+      if (!document.getElementById('error')!.hidden) return true; // a load or shader error: fail at once
       const s = document.getElementById('status')!.textContent ?? '';
       return w.length ? w.includes(s) : !['running', 'ready', 'paused', 'no puzzle'].includes(s);
     },
     { timeout: timeoutMs, polling: 100 },
     want,
   );
+  const error = await page.$eval('#error', (e) => ((e as HTMLElement).hidden ? '' : e.textContent));
+  if (error) throw new Error(`the page shows an error: ${error}`);
   return page.$eval('#status', (e) => e.textContent ?? '');
 }
 

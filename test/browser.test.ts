@@ -89,6 +89,35 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
     expect(v.errors).toEqual([]);
   });
 
+  it('solves a 9x9 sudoku with the elimination automaton and draws the deduced digits', async () => {
+    const { page } = v;
+    const text = readFileSync(new URL('../samples/web/sudoku-9x9-basic.txt', import.meta.url), 'utf8');
+    const grid = text.split('\n').find((l) => /^[.0-9]{81}$/.test(l.trim()))!.trim();
+    await page.evaluate(() => window.cellsolveViewer!.loadSample('sudoku-9x9-basic.txt'));
+    await waitForStatus(page, ['ready']);
+    await page.select('#speed', '1');
+    await page.click('#play');
+    expect(await waitForStatus(page, [])).toBe('solved');
+    expect(await page.$eval('#detail', (e) => e.textContent)).toContain('checked by the verifier');
+    await settleFrames(page);
+    const shot = await screenshot(page, 'viewer-sudoku-9x9-solved');
+    // every blank cell now shows a deduced digit: blue strokes (0.35, 0.7, 1.0) inside the cell
+    const blanks = [...grid].map((c, i) => (c === '.' || c === '0' ? i : -1)).filter((i) => i >= 0);
+    for (const cell of [blanks[0], blanks[blanks.length - 1]]) {
+      const [x0, y0] = await page.evaluate((x: number, y: number) => window.cellsolveViewer!.cellToClient(x, y), (cell % 9) - 0.5, Math.floor(cell / 9) - 0.5);
+      const [x1, y1] = await page.evaluate((x: number, y: number) => window.cellsolveViewer!.cellToClient(x, y), (cell % 9) + 0.5, Math.floor(cell / 9) + 0.5);
+      let blue = 0;
+      for (let y = y0 + 2; y < y1 - 2; y += 2) {
+        for (let x = x0 + 2; x < x1 - 2; x += 2) {
+          const [r, g, b] = shot.pixel(x, y);
+          if (b > 200 && g > 120 && r < 140) blue++;
+        }
+      }
+      expect(blue, `deduced digit pixels in cell ${cell}`).toBeGreaterThan(5);
+    }
+    expect(v.errors).toEqual([]);
+  });
+
   it('shows a clear error for a bad pattern, naming line and column', async () => {
     const { page } = v;
     await page.select('#kind', 'life');

@@ -39,10 +39,11 @@ fn pixel_to_cell(p: vec2f) -> vec2f {
 }
 
 fn sample_cell(c: vec2f) -> vec4f {
-  if (c.x < 0.0 || c.y < 0.0 || c.x >= f32(view.gridSize.x) || c.y >= f32(view.gridSize.y)) {
-    return BACKGROUND;
-  }
-  return cell_color(vec2u(floor(c)), fract(c));
+  let size = vec2f(view.gridSize);
+  let inside = all(c >= vec2f(0.0)) && all(c < size);
+  // clamped so that outside pixels still read a valid cell; their colour is then discarded by the select
+  let cell = vec2u(clamp(floor(c), vec2f(0.0), size - 1.0));
+  return select(BACKGROUND, cell_color(cell, fract(c)), inside);
 }
 
 // A bit of a packed word array: bit i of word w (the engine's layouts are all little-endian within a word).
@@ -50,13 +51,18 @@ fn state_bit(word: u32, bit: u32) -> u32 {
   return (state[view.stateOffset + word] >> bit) & 1u;
 }
 
+// One sample per pixel: zoomed in, or zoomed out while the view moves. A separate entry point from the
+// multi-sample one: software rasterisers (SwiftShader) run every instruction of a shader for every pixel, taken
+// branch or not, so each pipeline carries only the code its pixels need.
 @fragment
 fn fs_cells(@builtin(position) position: vec4f) -> @location(0) vec4f {
+  return vec4f(sample_cell(pixel_to_cell(position.xy)).rgb, 1.0);
+}
+
+// Zoomed out at rest: several cells per pixel, n x n samples spread over the pixel's footprint.
+@fragment
+fn fs_cells_multi(@builtin(position) position: vec4f) -> @location(0) vec4f {
   let n = view.samplesPerAxis;
-  if (n <= 1u) {
-    return vec4f(sample_cell(pixel_to_cell(position.xy)).rgb, 1.0);
-  }
-  // several cells per pixel: n x n samples spread over the pixel's footprint
   var sum = vec3f(0.0);
   var best = vec4f(0.0);
   for (var j = 0u; j < n; j++) {

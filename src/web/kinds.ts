@@ -5,6 +5,7 @@ import type { GridOutcome } from '../engine/batch.ts';
 import type { GridInput, Rule } from '../engine/rule.ts';
 import { lifeViewer } from './kind-life.ts';
 import { mazeViewer } from './kind-maze.ts';
+import { sudokuViewer } from './kind-sudoku.ts';
 
 export interface Judgement {
   status: 'solved' | 'stuck' | 'contradiction' | 'no path' | 'still' | 'unsolved' | 'error';
@@ -56,7 +57,7 @@ export interface ViewerKind {
   random?(width: number, height: number, seed: number, method: string): LoadedPuzzle;
 }
 
-export const viewerKinds: ViewerKind[] = [lifeViewer, mazeViewer];
+export const viewerKinds: ViewerKind[] = [lifeViewer, mazeViewer, sudokuViewer];
 
 export function findViewerKind(name: string): ViewerKind | undefined {
   return viewerKinds.find((k) => k.name === name);

@@ -4,7 +4,7 @@ import { GpuError, type GpuContext } from '../gpu/context.ts';
 import { createBrowserContext } from '../gpu/browser.ts';
 import { findViewerKind, loadAuto, viewerKinds, type LoadedPuzzle, type ViewerKind } from './kinds.ts';
 import { CounterPlot } from './plot.ts';
-import { GridRenderer } from './renderer.ts';
+import { GridRenderer, type KindPipelines } from './renderer.ts';
 import { Session } from './session.ts';
 import { ViewTransform } from './view.ts';
 
@@ -55,6 +55,8 @@ interface ViewerHandle {
   view: ViewTransform;
   /** draw the next frame even when nothing changed */
   redraw(): void;
+  /** GPU ms per frame drawn back to back, at interactive (moving) or resting quality */
+  timeDraws(frames: number, moving: boolean): Promise<number>;
   /** the view was changed from outside (benchmarks pan it directly) */
   moved(): void;
   snapshot(): ReturnType<Session['snapshot']> | null;
@@ -70,7 +72,7 @@ class Viewer {
   readonly view = new ViewTransform();
   private session: Session | null = null;
   private puzzle: LoadedPuzzle | null = null;
-  private pipeline: GPURenderPipeline | null = null;
+  private pipeline: KindPipelines | null = null;
   private aux: GPUBuffer | null = null;
   private dirty = true;
   frames = 0;
@@ -150,6 +152,28 @@ class Viewer {
     this.dirty = true;
   }
 
+  private drawGrid(moving: boolean): void {
+    const state = this.session?.stateView() ?? null;
+    const p = this.puzzle;
+    this.renderer.draw(
+      p && state ? { shaders: p.kind.shaders, state, width: p.width, height: p.height, params: p.renderParams, aux: this.aux } : null,
+      this.view,
+      this.pipeline,
+      moving,
+    );
+  }
+
+  /** GPU milliseconds per drawn frame, measured by drawing `frames` frames back to back (benchmarks) */
+  async timeDraws(frames: number, moving: boolean): Promise<number> {
+    await this.ctx.device.queue.onSubmittedWorkDone();
+    const t0 = performance.now();
+    for (let i = 0; i < frames; i++) {
+      this.drawGrid(moving);
+      await this.ctx.device.queue.onSubmittedWorkDone();
+    }
+    return (performance.now() - t0) / frames;
+  }
+
   private frame(): void {
     requestAnimationFrame(() => this.frame());
     const now = performance.now();
@@ -162,14 +186,7 @@ class Viewer {
     // a running grid is drawn once per engine chunk (onUpdate), not every frame: on a software rasteriser a frame
     // costs as much as many generations, and every frame drawn delays the next status readback
     if (this.dirty || this.uiDirty) {
-      const state = this.session?.stateView() ?? null;
-      const p = this.puzzle;
-      this.renderer.draw(
-        p && state ? { shaders: p.kind.shaders, state, width: p.width, height: p.height, params: p.renderParams, aux: this.aux } : null,
-        this.view,
-        this.pipeline,
-        moving,
-      );
+      this.drawGrid(moving || !!this.session?.running);
       if (this.dirty) this.drawOverlay();
       this.dirty = false;
       this.frames++;
@@ -408,6 +425,7 @@ async function main(): Promise<void> {
     view: viewer.view,
     redraw: () => viewer.markDirty(),
     moved: () => viewer.moved(),
+    timeDraws: (frames, moving) => viewer.timeDraws(frames, moving),
     snapshot: () => viewer.snapshot(),
   } as ViewerHandle;
 }

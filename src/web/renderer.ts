@@ -19,13 +19,19 @@ export interface DrawTarget {
 
 const VIEW_BYTES = 96;
 
+/** a kind's two fragment entry points (shaders/render/common.wgsl) */
+export interface KindPipelines {
+  single: GPURenderPipeline;
+  multi: GPURenderPipeline;
+}
+
 export class GridRenderer {
   readonly context: GPUCanvasContext;
   readonly format: GPUTextureFormat;
   private readonly device: GPUDevice;
   private readonly layout: GPUBindGroupLayout;
   private readonly pipelineLayout: GPUPipelineLayout;
-  private readonly pipelines = new Map<string, Promise<GPURenderPipeline>>();
+  private readonly pipelines = new Map<string, Promise<KindPipelines>>();
   private readonly viewBuffer: GPUBuffer;
   private readonly emptyAux: GPUBuffer;
   /** bind groups per (state buffer, aux buffer): the engine swaps between two state buffers every generation */
@@ -56,28 +62,31 @@ export class GridRenderer {
     this.emptyAux = this.device.createBuffer({ label: 'GridRenderer.emptyAux', size: 16, usage: GPUBufferUsage.STORAGE });
   }
 
-  /** The kind's pipeline, compiled once (async, so a first load never stalls a frame). */
-  pipeline(shaders: string[]): Promise<GPURenderPipeline> {
+  /** The kind's pipelines (one sample per pixel, several), compiled once and asynchronously. */
+  pipeline(shaders: string[]): Promise<KindPipelines> {
     const key = shaders.join('+');
     let p = this.pipelines.get(key);
     if (!p) {
-      p = this.createPipeline(shaders);
+      p = this.createPipelines(shaders);
       this.pipelines.set(key, p);
       p.catch(() => this.pipelines.delete(key));
     }
     return p;
   }
 
-  private async createPipeline(shaders: string[]): Promise<GPURenderPipeline> {
+  private async createPipelines(shaders: string[]): Promise<KindPipelines> {
     // the context's module cache maps WGSL errors back to shaders/render/<file>:line:col
     const { module } = await this.ctx.shaderModule(['render/common.wgsl', ...shaders]);
-    return this.device.createRenderPipelineAsync({
-      label: `GridRenderer.${shaders.join('+')}`,
-      layout: this.pipelineLayout,
-      vertex: { module, entryPoint: 'vs_fullscreen' },
-      fragment: { module, entryPoint: 'fs_cells', targets: [{ format: this.format }] },
-      primitive: { topology: 'triangle-list' },
-    });
+    const make = (entryPoint: string) =>
+      this.device.createRenderPipelineAsync({
+        label: `GridRenderer.${shaders.join('+')}.${entryPoint}`,
+        layout: this.pipelineLayout,
+        vertex: { module, entryPoint: 'vs_fullscreen' },
+        fragment: { module, entryPoint, targets: [{ format: this.format }] },
+        primitive: { topology: 'triangle-list' },
+      });
+    const [single, multi] = await Promise.all([make('fs_cells'), make('fs_cells_multi')]);
+    return { single, multi };
   }
 
   /** Uploads a kind's static drawing data (clues, walls) once per loaded puzzle. */
@@ -107,13 +116,13 @@ export class GridRenderer {
   }
 
   /** Draws one frame; with no target (or its pipeline still compiling) the canvas is cleared. */
-  draw(target: DrawTarget | null, view: ViewTransform, pipeline: GPURenderPipeline | null, moving = false): void {
+  draw(target: DrawTarget | null, view: ViewTransform, pipelines: KindPipelines | null, moving = false): void {
     const encoder = this.device.createCommandEncoder({ label: 'GridRenderer.frame' });
     const pass = encoder.beginRenderPass({
       label: 'GridRenderer.pass',
       colorAttachments: [{ view: this.context.getCurrentTexture().createView(), loadOp: 'clear', storeOp: 'store', clearValue: { r: 0.11, g: 0.12, b: 0.14, a: 1 } }],
     });
-    if (target && pipeline) {
+    if (target && pipelines) {
       const m = view.pixelToCellMatrixNow();
       const f = new Float32Array(this.viewWords);
       const u = new Uint32Array(this.viewWords);
@@ -122,11 +131,13 @@ export class GridRenderer {
       const p = target.params ?? [];
       u.set([p[0] ?? 0, p[1] ?? 0, p[2] ?? 0, p[3] ?? 0], 16);
       f[20] = view.pixelsPerCell;
-      // zoomed out, a pixel covers several cells: up to 3x3 samples at rest, one while the view moves (a software
-      // rasteriser cannot afford nine storage reads per pixel at frame rate; the picture refines when it stops)
-      u[21] = moving || view.pixelsPerCell >= 1 ? 1 : Math.min(3, Math.ceil(1 / view.pixelsPerCell));
+      // zoomed out, a pixel covers several cells: 2x2 samples at rest, one while the view moves or the grid runs
+      // (a software rasteriser cannot afford several storage reads per pixel at frame rate; the picture refines
+      // when it stops)
+      const samples = moving || view.pixelsPerCell >= 1 ? 1 : 2;
+      u[21] = samples;
       this.device.queue.writeBuffer(this.viewBuffer, 0, this.viewWords);
-      pass.setPipeline(pipeline);
+      pass.setPipeline(samples > 1 ? pipelines.multi : pipelines.single);
       pass.setBindGroup(0, this.bindGroup(target.state.buffer, target.aux ?? this.emptyAux));
       pass.draw(3);
     }

@@ -1,0 +1,82 @@
+// Sudoku in the viewer: every form the command line reads (src/puzzles/sudoku/codec.ts), run by the kind's
+// elimination automaton (naked and hidden singles, locked candidates; src/puzzles/sudoku/solver.ts sudokuRule) on
+// one grid. Its end is judged from the final candidate masks: all single -> the CPU verifier; an empty cell ->
+// contradiction; otherwise stuck (the puzzle needs search, which `cellsolve solve sudoku --method full` does).
+import { parseSudoku } from '../puzzles/sudoku/codec.ts';
+import { caInput } from '../puzzles/sudoku/pack.ts';
+import { initialMasks, masksToValues, popcount, RULES_ALL, topology, verify, type SudokuPuzzle } from '../puzzles/sudoku/reference.ts';
+import { solutionString, sudokuRule } from '../puzzles/sudoku/solver.ts';
+import { FONT_3X5 } from './font.ts';
+import type { LoadedPuzzle, ViewerKind } from './kinds.ts';
+
+/** drawing data for shaders/render/sudoku.wgsl: the font, then per cell: bit 0 given, bits 1-4 thick borders */
+function renderAux(p: SudokuPuzzle): Uint32Array {
+  const n = p.n;
+  const cells = n * n;
+  // the units after rows and columns are the regions (boxes or jigsaw pieces), in the topology's order
+  const region = new Uint32Array(cells);
+  const units = topology(p).units;
+  for (let r = 0; r < n; r++) for (const c of units[2 * n + r]) region[c] = r;
+  const aux = new Uint32Array(FONT_3X5.length + cells);
+  aux.set(FONT_3X5);
+  for (let i = 0; i < cells; i++) {
+    const x = i % n;
+    const y = Math.floor(i / n);
+    const differs = (xx: number, yy: number) => xx >= 0 && yy >= 0 && xx < n && yy < n && region[yy * n + xx] !== region[i];
+    aux[FONT_3X5.length + i] =
+      (p.givens[i] ? 1 : 0) | (differs(x - 1, y) ? 2 : 0) | (differs(x, y - 1) ? 4 : 0) | (differs(x + 1, y) ? 8 : 0) | (differs(x, y + 1) ? 16 : 0);
+  }
+  return aux;
+}
+
+function loaded(p: SudokuPuzzle, title: string): LoadedPuzzle {
+  const cells = p.n * p.n;
+  return {
+    kind: sudokuViewer,
+    title: `${title}${p.diagonal ? ', X' : ''}${p.regions ? ', jigsaw' : ''}`,
+    width: p.n,
+    height: p.n,
+    rule: sudokuRule,
+    input: caInput(p, initialMasks(p), RULES_ALL, cells * p.n + 2),
+    renderParams: [p.n, 0, 0, 0],
+    renderAux: renderAux(p),
+    counterLabel: 'undecided cells',
+    count: { shader: 'render/sudoku-count.wgsl', items: cells },
+    judge(outcome, state) {
+      const masks = state.subarray(0, cells);
+      const empty = masks.findIndex((m) => m === 0);
+      if (empty >= 0 || outcome.status === 'contradiction') {
+        const where = empty >= 0 ? ` (row ${Math.floor(empty / p.n) + 1}, column ${(empty % p.n) + 1} has no candidate)` : '';
+        return { status: 'contradiction', detail: `no solution exists${where}` };
+      }
+      const open = masks.reduce((n, m) => n + (popcount(m) > 1 ? 1 : 0), 0);
+      if (open > 0) return { status: 'stuck', detail: `the automaton stalls with ${open} undecided cells after ${outcome.generations} generations: this puzzle needs search (--method full)` };
+      const solution = solutionString(p, masksToValues(masks));
+      if (!verify(p, solution)) return { status: 'error', detail: 'verifier rejected the grid' };
+      return { status: 'solved', detail: `solved in ${outcome.generations} generations, checked by the verifier` };
+    },
+  };
+}
+
+export const sudokuViewer: ViewerKind = {
+  name: 'sudoku',
+  shaders: ['render/font.wgsl', 'render/sudoku.wgsl'],
+  methods: ['ca'],
+  defaultMethod: 'ca',
+  samples: [
+    { label: 'Sudoku 9x9 basic (STPPC Solo)', file: 'sudoku-9x9-basic.txt' },
+    { label: 'Sudoku 16x16 (STPPC Solo game id)', file: 'sudoku-16x16.txt' },
+  ],
+  detect: (fileName, bytes) => {
+    if (/\.sudoku$/i.test(fileName)) return true;
+    const text = new TextDecoder().decode(bytes.subarray(0, 4096));
+    return /^\s*\d+x\d+[a-z]*:/m.test(text) || /^[.0-9]{81}\s*$/m.test(text);
+  },
+  load(bytes, fileName) {
+    const records = parseSudoku(bytes, fileName);
+    const first = records[0];
+    if (!first) throw new Error(`${fileName}: no sudoku in this input`);
+    if (first.error || !first.puzzle) throw new Error(first.error ?? `${fileName}: unreadable sudoku`);
+    return loaded(first.puzzle, records.length > 1 ? `${fileName} (first of ${records.length})` : fileName);
+  },
+};
