@@ -6,11 +6,11 @@ import { OPEN, TERMINAL, FAKE, WALL } from './reference.ts';
 
 export const wordsPerRow = (width: number) => Math.ceil(width / 32);
 
-/** tile of the in-place dead-end kernel and the wavefront kernel: TILE_WORDS words (x 32 cells) by TILE_ROWS rows */
-export const DEADEND_TILE_WORDS = 8;
-export const DEADEND_TILE_ROWS = 256;
-/** per-tile words after the two planes: dispatch stamp, runs, local sweeps (shaders/maze/deadend.wgsl) */
-export const DEADEND_TILE_META = 3;
+/** region of one invocation of the in-place dead-end kernel: one word (32 cells) by DEADEND_REGION_ROWS rows */
+export const DEADEND_REGION_ROWS = 64;
+/** per-region words after the two planes: dispatch stamp, cells filled (shaders/maze/deadend_chains.wgsl) */
+export const DEADEND_REGION_META = 2;
+export const deadendRegions = (width: number, height: number) => wordsPerRow(width) * Math.ceil(height / DEADEND_REGION_ROWS);
 
 export function tileCount(width: number, height: number, tileWords: number, tileRows: number): { x: number; y: number } {
   return { x: Math.ceil(wordsPerRow(width) / tileWords), y: Math.ceil(height / tileRows) };

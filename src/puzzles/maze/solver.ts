@@ -1,0 +1,232 @@
+// The maze rules as engine rules, and the methods built on them (issue 3):
+// - deadend: dead-end filling (thesis 3.1.1 + 4.1), in place, tiles to their local fixpoint (multi-gen), or one
+//   synchronous generation per dispatch (one-gen, for tests and the synchronous generation count);
+// - wavefront: distance modulo 3 from the start, K exact generations per dispatch, then trace-back on the host;
+// - walker: thesis 3.1.2's 8-state automaton, one generation per dispatch;
+// - auto: deadend, then the wavefront on whatever loops remain.
+import type { GpuContext } from '../../gpu/context.ts';
+import { Batch, type GridOutcome, type Mode } from '../../engine/batch.ts';
+import { WORKGROUP_SIZE } from '../../engine/constants.ts';
+import type { GridInput, Rule } from '../../engine/rule.ts';
+import type { Maze } from './codec.ts';
+import {
+  DEADEND_REGION_META,
+  DEADEND_REGION_ROWS,
+  deadendRegions,
+  packDeadend,
+  packWalker,
+  packWavefront,
+  tileCount,
+  unpackDeadend,
+  unpackWalker,
+  unpackWavefront,
+  walkerWordsPerRow,
+  wordsPerRow,
+} from './pack.ts';
+import { initialWalkerState, OPEN, simplePath, TERMINAL, traceBack, W } from './reference.ts';
+
+export const deadendSyncRule: Rule = {
+  name: 'maze.deadendSync',
+  files: ['maze/common.wgsl', 'maze/deadend_sync.wgsl'],
+  entryPoints: ['deadend_step'],
+  stateAccess: 'ping-pong',
+  tracksCompletion: false,
+};
+
+export const deadendChainsRule: Rule = {
+  name: 'maze.deadendChains',
+  files: ['maze/common.wgsl', 'maze/deadend_chains.wgsl'],
+  entryPoints: ['deadend_chains'],
+  stateAccess: 'in-place',
+  constants: { REGION_ROWS: DEADEND_REGION_ROWS },
+  tracksCompletion: false,
+  // a dispatch runs every region that may change until no dead end is left that it can reach: it counts as one
+  // (asynchronous) generation; the synchronous count comes from the CPU twin or the one-gen rule
+  multiGeneration: { entryPoint: 'deadend_chains', generationsPerDispatch: 1, exact: false },
+};
+
+/** generations per wavefront dispatch in multi-gen mode (the tile halo is this deep) */
+export const WAVE_GENERATIONS = 16;
+/** a wavefront region: one word (32 cells) by WAVE_REGION_ROWS rows, one invocation (shaders/maze/wavefront.wgsl) */
+export const WAVE_REGION_ROWS = 32;
+const waveRegions = (w: number, h: number) => wordsPerRow(w) * Math.ceil(h / WAVE_REGION_ROWS);
+
+export const wavefrontRule: Rule = {
+  name: 'maze.wavefront',
+  files: ['maze/common.wgsl', 'maze/wavefront.wgsl'],
+  entryPoints: ['wave_step'],
+  stateAccess: 'ping-pong',
+  constants: { REGION_ROWS: WAVE_REGION_ROWS, GENERATIONS: WAVE_GENERATIONS },
+  tracksCompletion: false,
+  multiGeneration: { entryPoint: 'wave_multi', generationsPerDispatch: WAVE_GENERATIONS, exact: true },
+};
+
+export const WALKER_TILE_WORDS = 4;
+export const WALKER_TILE_ROWS = 16;
+
+export const walkerRule: Rule = {
+  name: 'maze.walker',
+  files: ['maze/walker.wgsl'],
+  entryPoints: ['walker_step'],
+  stateAccess: 'ping-pong',
+  constants: { TILE_WORDS: WALKER_TILE_WORDS, TILE_ROWS: WALKER_TILE_ROWS },
+  tracksCompletion: false,
+};
+
+export interface RunInfo {
+  outcome: GridOutcome;
+  /** dispatches the grid took part in */
+  dispatches: number;
+  /** single-cell rule applications that changed a cell (in-place dead-end filling) */
+  cellUpdates?: number;
+}
+
+export interface RunResult<S> extends RunInfo {
+  state: S;
+}
+
+export interface RunOpts {
+  mode?: Mode;
+  maxGenerations?: number;
+  timeoutMs?: number;
+  readbackEvery?: number;
+}
+
+/**
+ * Runs grids through a rule in as many batches as the device's limits need (CLI.md: a batch larger than the
+ * device's limits is split, not refused), returning each grid's final state words and outcome.
+ */
+/** seconds spent in Batch.run (GPU work and readbacks, no packing) by the last runGrids call */
+export const lastRun = { seconds: 0, readbacks: 0 };
+
+async function runGrids(ctx: GpuContext, rule: Rule, inputs: GridInput[], opts: RunOpts): Promise<{ words: Uint32Array; outcome: GridOutcome }[]> {
+  const out: { words: Uint32Array; outcome: GridOutcome }[] = new Array(inputs.length);
+  lastRun.seconds = 0;
+  lastRun.readbacks = 0;
+  let next = 0;
+  while (next < inputs.length) {
+    const batch = await Batch.create(ctx, rule);
+    try {
+      const ids = new Map<number, number>();
+      while (next < inputs.length && batch.canAdd(inputs[next])) ids.set(batch.add(inputs[next]), next++);
+      if (ids.size === 0) batch.add(inputs[next]); // throws the clear "too large for this device" error
+      // the rule counter (report_count) restarts every chunk: sum it per grid
+      const counts = new Map<number, number>();
+      const outcomes = await batch.run({
+        mode: opts.mode,
+        maxGenerations: opts.maxGenerations,
+        timeoutMs: opts.timeoutMs,
+        readbackEvery: opts.readbackEvery,
+        onChunk: (finished, b) => {
+          for (const [id, c] of b.lastCounters) counts.set(id, (counts.get(id) ?? 0) + c);
+          b.lastCounters.clear();
+          for (const o of finished) counts.set(o.id, (counts.get(o.id) ?? 0) + o.counter);
+        },
+      });
+      lastRun.seconds += batch.stats.seconds;
+      lastRun.readbacks += batch.stats.readbacks;
+      const order = outcomes.map((o) => o.id);
+      const states = await batch.readStates(order);
+      outcomes.forEach((o, i) => (out[ids.get(o.id)!] = { words: states[i].slice(), outcome: { ...o, counter: counts.get(o.id) ?? 0 } }));
+    } finally {
+      batch.destroy();
+    }
+  }
+  return out;
+}
+
+// ---- dead-end filling ----
+
+export function deadendInput(maze: Maze, open: Uint8Array, mode: Mode, maxGenerations?: number): GridInput {
+  const { width: w, height: h } = maze;
+  if (mode === 'one-gen') {
+    return { width: w, height: h, items: wordsPerRow(w) * h, state: packDeadend(maze, open), maxGenerations };
+  }
+  const n = deadendRegions(w, h);
+  return {
+    width: w,
+    height: h,
+    items: n,
+    state: packDeadend(maze, open, n * DEADEND_REGION_META),
+    params: [maze.start, maze.end],
+    maxGenerations,
+  };
+}
+
+/** Dead-end filling on the GPU: the final 2-bit states (reference.ts WALL/OPEN/FAKE/TERMINAL) of every maze. */
+export async function runDeadend(ctx: GpuContext, mazes: Maze[], opts: RunOpts & { open?: Uint8Array[] } = {}): Promise<RunResult<Uint8Array>[]> {
+  const mode = opts.mode ?? 'multi-gen';
+  const rule = mode === 'one-gen' ? deadendSyncRule : deadendChainsRule;
+  const inputs = mazes.map((m, i) => deadendInput(m, opts.open?.[i] ?? m.open, mode, opts.maxGenerations));
+  const runs = await runGrids(ctx, rule, inputs, { ...opts, mode });
+  return runs.map((r, i) => {
+    const m = mazes[i];
+    const info: RunResult<Uint8Array> = { state: unpackDeadend(r.words, m.width, m.height), outcome: r.outcome, dispatches: r.outcome.dispatches };
+    if (mode !== 'one-gen') {
+      const meta = 2 * wordsPerRow(m.width) * m.height;
+      let fills = 0;
+      for (let k = meta; k < r.words.length; k += DEADEND_REGION_META) fills += r.words[k + 1];
+      info.cellUpdates = fills;
+    }
+    return info;
+  });
+}
+
+/** the path left by dead-end filling, when what is left is one simple path (no loops) */
+export function deadendPath(maze: Maze, state: Uint8Array): number[] | null {
+  return simplePath(maze, (i) => state[i] === OPEN || state[i] === TERMINAL);
+}
+
+// ---- wavefront ----
+
+export function wavefrontInput(maze: Maze, open: Uint8Array, mode: Mode, maxGenerations?: number): GridInput {
+  const { width: w, height: h } = maze;
+  const n = waveRegions(w, h);
+  const aux = new Uint32Array(wordsPerRow(w) * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) if (open[y * w + x]) aux[y * wordsPerRow(w) + (x >> 5)] |= 1 << (x & 31);
+  }
+  return {
+    width: w,
+    height: h,
+    items: n,
+    state: packWavefront(maze, n),
+    aux,
+    params: [maze.start, maze.end],
+    maxGenerations,
+  };
+}
+
+export async function runWavefront(ctx: GpuContext, mazes: Maze[], opts: RunOpts & { open?: Uint8Array[] } = {}): Promise<RunResult<Uint8Array>[]> {
+  const mode = opts.mode ?? 'multi-gen';
+  const inputs = mazes.map((m, i) => wavefrontInput(m, opts.open?.[i] ?? m.open, mode, opts.maxGenerations));
+  const runs = await runGrids(ctx, wavefrontRule, inputs, { ...opts, mode });
+  return runs.map((r, i) => ({
+    state: unpackWavefront(r.words, mazes[i].width, mazes[i].height),
+    outcome: r.outcome,
+    dispatches: r.outcome.dispatches,
+  }));
+}
+
+export { traceBack };
+
+// ---- walker ----
+
+export function walkerInput(maze: Maze, maxGenerations?: number): GridInput {
+  const { width: w, height: h } = maze;
+  const tiles = tileCount(w * 4, h, WALKER_TILE_WORDS, WALKER_TILE_ROWS); // 8 cells per word = 32 "bits" per 8 cells
+  const n = tiles.x * tiles.y;
+  void walkerWordsPerRow;
+  return { width: w, height: h, items: n * WORKGROUP_SIZE, state: packWalker(initialWalkerState(maze), w, h, n), maxGenerations };
+}
+
+export async function runWalker(ctx: GpuContext, mazes: Maze[], opts: RunOpts = {}): Promise<RunResult<Uint8Array>[]> {
+  const inputs = mazes.map((m) => walkerInput(m, opts.maxGenerations));
+  const runs = await runGrids(ctx, walkerRule, inputs, { ...opts, mode: 'one-gen' });
+  return runs.map((r, i) => ({ state: unpackWalker(r.words, mazes[i].width, mazes[i].height), outcome: r.outcome, dispatches: r.outcome.dispatches }));
+}
+
+export function walkerPath(maze: Maze, state: Uint8Array): number[] | null {
+  const on = (v: number) => v === W.START || v === W.WALKED || v === W.WALKED_CROSS || v === W.EXIT;
+  return simplePath(maze, (i) => on(state[i]));
+}
