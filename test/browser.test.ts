@@ -1,7 +1,7 @@
 // The viewer end to end in a real browser: Debian chromium, WebGPU on SwiftShader, the built site served on
 // localhost. Loads a sample of every kind the viewer knows, runs it to its end, checks the status text and canvas
 // pixels, saves screenshots under test-output/ and fails on any console error.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMazes } from '../src/puzzles/maze/codec.ts';
 import { bfsPath } from '../src/puzzles/maze/reference.ts';
@@ -114,6 +114,33 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
         }
       }
       expect(blue, `deduced digit pixels in cell ${cell}`).toBeGreaterThan(5);
+    }
+    expect(v.errors).toEqual([]);
+  });
+
+  it('solves a 15x15 nonogram by line logic and draws filled cells and clues', async () => {
+    const { page } = v;
+    const id = readFileSync(new URL('../samples/web/nonogram-15x15.txt', import.meta.url), 'utf8').split('\n').find((l) => /^\d+x\d+:/.test(l))!;
+    // the expected picture, from STPPC's own solution column for this game id
+    const tsv = new URL('../../shared/data/nonogram/sgt/pattern_15x15.tsv', import.meta.url);
+    await page.evaluate(() => window.cellsolveViewer!.loadSample('nonogram-15x15.txt'));
+    await waitForStatus(page, ['ready']);
+    await page.select('#speed', '1');
+    await page.click('#play');
+    expect(await waitForStatus(page, [])).toBe('solved');
+    expect(await page.$eval('#detail', (e) => e.textContent)).toContain('checked by the verifier');
+    await settleFrames(page);
+    const shot = await screenshot(page, 'viewer-nonogram-15x15-solved');
+    let solution: string | null = null;
+    if (existsSync(tsv)) solution = readFileSync(tsv, 'utf8').split('\n').find((l) => l.startsWith(id.trim() + '\t'))?.split('\t')[5] ?? null;
+    if (solution) {
+      for (const i of [solution.indexOf('1'), solution.indexOf('0'), solution.lastIndexOf('1')]) {
+        const xy = await page.evaluate((x: number, y: number) => window.cellsolveViewer!.cellToClient(x, y), (i % 15) + 0.25, Math.floor(i / 15) + 0.25);
+        const [r, g, b] = shot.pixel(...xy);
+        // palette (shaders/render/nonogram.wgsl): filled ink (0.08, 0.09, 0.12), empty paper (0.93, 0.93, 0.9)
+        if (solution[i] === '1') expect(r + g + b, `filled cell ${i}: ${[r, g, b]}`).toBeLessThan(120);
+        else expect(r + g + b, `empty cell ${i}: ${[r, g, b]}`).toBeGreaterThan(600);
+      }
     }
     expect(v.errors).toEqual([]);
   });

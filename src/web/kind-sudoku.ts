@@ -5,7 +5,7 @@
 import { parseSudoku } from '../puzzles/sudoku/codec.ts';
 import { caInput } from '../puzzles/sudoku/pack.ts';
 import { initialMasks, masksToValues, popcount, RULES_ALL, topology, verify, type SudokuPuzzle } from '../puzzles/sudoku/reference.ts';
-import { solutionString, sudokuRule } from '../puzzles/sudoku/solver.ts';
+import { solutionString, sudokuRoundsRule, sudokuRule } from '../puzzles/sudoku/solver.ts';
 import { FONT_3X5 } from './font.ts';
 import type { LoadedPuzzle, ViewerKind } from './kinds.ts';
 
@@ -29,31 +29,34 @@ function renderAux(p: SudokuPuzzle): Uint32Array {
   return aux;
 }
 
-function loaded(p: SudokuPuzzle, title: string): LoadedPuzzle {
+function loaded(p: SudokuPuzzle, title: string, method: string): LoadedPuzzle {
+  // ca: one synchronous generation per dispatch (watch it step); rounds: in place, each dispatch to its fixpoint
+  const rounds = method === 'rounds';
   const cells = p.n * p.n;
   return {
     kind: sudokuViewer,
     title: `${title}${p.diagonal ? ', X' : ''}${p.regions ? ', jigsaw' : ''}`,
     width: p.n,
     height: p.n,
-    rule: sudokuRule,
-    input: caInput(p, initialMasks(p), RULES_ALL, cells * p.n + 2),
+    rule: rounds ? sudokuRoundsRule : sudokuRule,
+    input: caInput(p, initialMasks(p), RULES_ALL, cells * p.n + 2, rounds),
     renderParams: [p.n, 0, 0, 0],
     renderAux: renderAux(p),
     counterLabel: 'undecided cells',
     count: { shader: 'render/sudoku-count.wgsl', items: cells },
     judge(outcome, state) {
       const masks = state.subarray(0, cells);
+      const gens = outcome.generations;
       const empty = masks.findIndex((m) => m === 0);
       if (empty >= 0 || outcome.status === 'contradiction') {
         const where = empty >= 0 ? ` (row ${Math.floor(empty / p.n) + 1}, column ${(empty % p.n) + 1} has no candidate)` : '';
         return { status: 'contradiction', detail: `no solution exists${where}` };
       }
       const open = masks.reduce((n, m) => n + (popcount(m) > 1 ? 1 : 0), 0);
-      if (open > 0) return { status: 'stuck', detail: `the automaton stalls with ${open} undecided cells after ${outcome.generations} generations: this puzzle needs search (--method full)` };
+      if (open > 0) return { status: 'stuck', detail: `the automaton stalls with ${open} undecided cells after ${gens} generations: this puzzle needs search (--method full)`, generations: gens };
       const solution = solutionString(p, masksToValues(masks));
       if (!verify(p, solution)) return { status: 'error', detail: 'verifier rejected the grid' };
-      return { status: 'solved', detail: `solved in ${outcome.generations} generations, checked by the verifier` };
+      return { status: 'solved', detail: `solved in ${gens} generations, checked by the verifier`, generations: gens };
     },
   };
 }
@@ -61,7 +64,7 @@ function loaded(p: SudokuPuzzle, title: string): LoadedPuzzle {
 export const sudokuViewer: ViewerKind = {
   name: 'sudoku',
   shaders: ['render/font.wgsl', 'render/sudoku.wgsl'],
-  methods: ['ca'],
+  methods: ['ca', 'rounds'],
   defaultMethod: 'ca',
   samples: [
     { label: 'Sudoku 9x9 basic (STPPC Solo)', file: 'sudoku-9x9-basic.txt' },
@@ -70,13 +73,14 @@ export const sudokuViewer: ViewerKind = {
   detect: (fileName, bytes) => {
     if (/\.sudoku$/i.test(fileName)) return true;
     const text = new TextDecoder().decode(bytes.subarray(0, 4096));
-    return /^\s*\d+x\d+[a-z]*:/m.test(text) || /^[.0-9]{81}\s*$/m.test(text);
+    // STPPC Solo ids give the box shape (3x3:..., letters and underscores); Pattern ids (15x15:3.7/...) are nonograms
+    return /^\s*\d+x\d+[a-z]*:[0-9a-z_,]+\s*$/m.test(text) || /^[.0-9]{81}\s*$/m.test(text);
   },
-  load(bytes, fileName) {
+  load(bytes, fileName, method) {
     const records = parseSudoku(bytes, fileName);
     const first = records[0];
     if (!first) throw new Error(`${fileName}: no sudoku in this input`);
     if (first.error || !first.puzzle) throw new Error(first.error ?? `${fileName}: unreadable sudoku`);
-    return loaded(first.puzzle, records.length > 1 ? `${fileName} (first of ${records.length})` : fileName);
+    return loaded(first.puzzle, records.length > 1 ? `${fileName} (first of ${records.length})` : fileName, method);
   },
 };

@@ -5,11 +5,17 @@ import type { GridOutcome } from '../engine/batch.ts';
 import type { GridInput, Rule } from '../engine/rule.ts';
 import { lifeViewer } from './kind-life.ts';
 import { mazeViewer } from './kind-maze.ts';
+import { nonogramViewer } from './kind-nonogram.ts';
 import { sudokuViewer } from './kind-sudoku.ts';
 
 export interface Judgement {
   status: 'solved' | 'stuck' | 'contradiction' | 'no path' | 'still' | 'unsolved' | 'error';
   detail: string;
+  /**
+   * generations as the rule's own state counts them, when the engine's count differs (multi-generation
+   * dispatches that stop early at a fixpoint count whole dispatches in the engine)
+   */
+  generations?: number;
 }
 
 /** One puzzle (or pattern) ready to run: the engine's rule and grid, plus what the drawing needs. */
@@ -31,6 +37,8 @@ export interface LoadedPuzzle {
   count?: { shader: string; items: number };
   /** names a finished grid from its final state (kinds verify solutions with their CPU verifier here) */
   judge(outcome: GridOutcome, state: Uint32Array): Judgement;
+  /** room (in cells) to keep left of and above the grid when fitting it to the canvas (nonogram clues) */
+  fitMargin?: { left: number; top: number };
   /** text drawn over the grid (nonogram clues); cellToCss maps cell coordinates to CSS pixels of the canvas */
   overlay?(g: CanvasRenderingContext2D, cellToCss: (x: number, y: number) => [number, number], cssPerCell: number): void;
 }
@@ -57,7 +65,7 @@ export interface ViewerKind {
   random?(width: number, height: number, seed: number, method: string): LoadedPuzzle;
 }
 
-export const viewerKinds: ViewerKind[] = [lifeViewer, mazeViewer, sudokuViewer];
+export const viewerKinds: ViewerKind[] = [lifeViewer, mazeViewer, sudokuViewer, nonogramViewer];
 
 export function findViewerKind(name: string): ViewerKind | undefined {
   return viewerKinds.find((k) => k.name === name);

@@ -104,7 +104,7 @@ class Viewer {
     }
     const first = this.view.canvasWidth <= 1;
     this.view.resize(w, h);
-    if (first && this.puzzle) this.view.fit(this.puzzle.width, this.puzzle.height);
+    if (first && this.puzzle) this.fitView();
     this.dirty = true;
   }
 
@@ -120,11 +120,16 @@ class Viewer {
     session.onUpdate = () => (this.uiDirty = true);
     session.onPlot = () => (this.plotDirty = true);
     this.session = session;
-    this.view.fit(puzzle.width, puzzle.height);
+    this.fitView();
     ui.title.textContent = `${puzzle.kind.name}: ${puzzle.title} (${puzzle.width}x${puzzle.height})`;
     for (const b of [ui.play, ui.step, ui.reset]) b.disabled = false;
     this.dirty = true;
     this.uiDirty = true;
+  }
+
+  private fitView(): void {
+    const p = this.puzzle;
+    if (p) this.view.fit(p.width, p.height, p.fitMargin);
   }
 
   togglePlay(): void {
@@ -298,7 +303,7 @@ class Viewer {
       { passive: false },
     );
     el.addEventListener('dblclick', () => {
-      if (this.puzzle) this.view.fit(this.puzzle.width, this.puzzle.height);
+      if (this.puzzle) this.fitView();
       this.moved();
     });
   }

@@ -96,8 +96,11 @@ export class Session {
 
   play(speed: Speed, multiGen: boolean): void {
     if (this.loop || this.finished || !this.batch) return;
-    const mode: Mode = multiGen && this.puzzle.rule.multiGeneration ? 'multi-gen' : 'one-gen';
-    const perDispatch = mode === 'multi-gen' ? this.puzzle.rule.multiGeneration!.generationsPerDispatch : 1;
+    // multi-generation dispatch only when a frame asks for at least as many generations as one dispatch runs:
+    // "1 gen / frame" stays one generation per frame for every rule
+    const multi = this.puzzle.rule.multiGeneration;
+    const mode: Mode = multiGen && multi && (speed === 0 || speed >= multi.generationsPerDispatch) ? 'multi-gen' : 'one-gen';
+    const perDispatch = mode === 'multi-gen' ? multi!.generationsPerDispatch : 1;
     // speed > 0: one chunk of `speed` generations per frame; 0: the engine's adaptive chunk size, no frame wait
     const readbackEvery = speed > 0 ? Math.max(1, Math.round(speed / perDispatch)) : undefined;
     this.runLoop(mode, readbackEvery, speed > 0, 'running');
@@ -201,6 +204,7 @@ export class Session {
       const j = this.puzzle.judge(outcome, state);
       this.status = j.status;
       this.detail = j.detail;
+      if (j.generations !== undefined) this.generation = j.generations;
     } catch (e) {
       this.status = 'error';
       this.detail = (e as Error).message;

@@ -24,11 +24,13 @@ export class ViewTransform {
     this.canvasHeight = Math.max(1, height);
   }
 
-  /** Shows a whole width x height grid with a small margin. */
-  fit(width: number, height: number, margin = 0.04): void {
-    this.centerX = width / 2;
-    this.centerY = height / 2;
-    const scale = Math.min(this.canvasWidth / width, this.canvasHeight / height) * (1 - 2 * margin);
+  /** Shows a whole width x height grid with a small margin, plus `extra` cells left of and above it (clues). */
+  fit(width: number, height: number, extra: { left: number; top: number } = { left: 0, top: 0 }, margin = 0.04): void {
+    const w = width + extra.left;
+    const h = height + extra.top;
+    this.centerX = w / 2 - extra.left;
+    this.centerY = h / 2 - extra.top;
+    const scale = Math.min(this.canvasWidth / w, this.canvasHeight / h) * (1 - 2 * margin);
     this.pixelsPerCell = clamp(scale, ViewTransform.MIN_PIXELS_PER_CELL, ViewTransform.MAX_PIXELS_PER_CELL);
   }
 

@@ -1,0 +1,91 @@
+// Nonograms in the viewer: every form the command line reads (src/puzzles/nonogram/codec.ts), run by the kind's
+// line automaton (thesis 3.2.2: every row and column its own 1-D automaton; src/puzzles/nonogram/solver.ts) on one
+// copy of the puzzle. Clues are drawn around the grid on a 2D overlay that follows the view. At the end the final
+// state is read once: all cells known -> the CPU verifier; a contradiction; otherwise stuck (the puzzle needs
+// probing or search, which `cellsolve solve nonogram` does).
+import { parseNonograms, type Nonogram } from '../puzzles/nonogram/codec.ts';
+import { gpuLimitError, layoutOf, lineWordsFor, packClues, packCopy, solutionOf, unpackCopy } from '../puzzles/nonogram/pack.ts';
+import { initialCells, verify } from '../puzzles/nonogram/reference.ts';
+import { nonogramRule } from '../puzzles/nonogram/solver.ts';
+import type { LoadedPuzzle, ViewerKind } from './kinds.ts';
+
+function drawClues(p: Nonogram, g: CanvasRenderingContext2D, cellToCss: (x: number, y: number) => [number, number], cssPerCell: number): void {
+  if (cssPerCell < 7) return; // unreadable: the grid alone
+  const size = Math.min(14, cssPerCell * 0.62);
+  g.font = `${size}px system-ui, sans-serif`;
+  g.fillStyle = '#d8dde3';
+  g.textBaseline = 'middle';
+  const gap = size * 0.45;
+  g.textAlign = 'right';
+  p.rows.forEach((clue, r) => {
+    const [x, y] = cellToCss(0, r + 0.5);
+    g.fillText(clue.length ? clue.join(' ') : '0', x - gap, y);
+  });
+  g.textAlign = 'center';
+  p.columns.forEach((clue, c) => {
+    const list = clue.length ? clue : [0];
+    const [x, y] = cellToCss(c + 0.5, 0);
+    list.forEach((n, k) => g.fillText(String(n), x, y - gap - (list.length - 1 - k + 0.5) * size * 1.15));
+  });
+}
+
+function loaded(p: Nonogram, title: string): LoadedPuzzle {
+  const limit = gpuLimitError(p);
+  if (limit) throw new Error(`${title}: ${limit}`);
+  const layout = layoutOf(p.width, p.height);
+  return {
+    kind: nonogramViewer,
+    title: p.title ? `${title}: ${p.title}` : title,
+    width: p.width,
+    height: p.height,
+    rule: nonogramRule(lineWordsFor(p)),
+    input: {
+      width: p.width,
+      height: p.height,
+      items: Math.max(p.width, p.height),
+      state: packCopy(layout, initialCells(p)),
+      aux: packClues(p),
+      params: [1, 0, 0, 0],
+    },
+    renderParams: [layout.rowF, layout.rowE, 0, 0],
+    counterLabel: 'unknown cells',
+    count: { shader: 'render/nonogram-count.wgsl', items: p.height * layout.wr },
+    fitMargin: {
+      left: Math.max(...p.rows.map((c) => Math.max(1, c.length))) * 1.2 + 0.5,
+      top: Math.max(...p.columns.map((c) => Math.max(1, c.length))) * 0.75 + 0.5,
+    },
+    overlay: (g, cellToCss, cssPerCell) => drawClues(p, g, cellToCss, cssPerCell),
+    judge(outcome, state) {
+      const copy = unpackCopy(layout, state);
+      const generations = copy.generations;
+      if (copy.contradiction || outcome.status === 'contradiction') return { status: 'contradiction', detail: 'the clues contradict each other: no solution', generations };
+      const unknown = copy.cells.reduce((n, c) => n + (c === 0 ? 1 : 0), 0);
+      if (unknown > 0) return { status: 'stuck', detail: `line logic stalls with ${unknown} unknown cells after ${copy.generations} generations: this puzzle needs probing or search`, generations };
+      if (!verify(p, solutionOf(layout, state))) return { status: 'error', detail: 'verifier rejected the grid', generations };
+      return { status: 'solved', detail: `solved by line logic in ${copy.generations} generations, checked by the verifier`, generations };
+    },
+  };
+}
+
+export const nonogramViewer: ViewerKind = {
+  name: 'nonogram',
+  shaders: ['render/nonogram.wgsl'],
+  methods: ['line'],
+  defaultMethod: 'line',
+  samples: [
+    { label: 'Nonogram 15x15 (STPPC Pattern)', file: 'nonogram-15x15.txt' },
+    { label: 'Nonogram 25x25 (STPPC Pattern)', file: 'nonogram-25x25.txt' },
+  ],
+  detect: (fileName, bytes) => {
+    if (/\.(non|nonpack|nin)$/i.test(fileName)) return true;
+    const text = new TextDecoder().decode(bytes.subarray(0, 4096));
+    return /^\s*\d+x\d+:[\d./]+/m.test(text) || /^(width|height|rows|columns)\b/m.test(text);
+  },
+  load(bytes, fileName) {
+    const records = parseNonograms(bytes, fileName);
+    const first = records[0];
+    if (!first) throw new Error(`${fileName}: no nonogram in this input`);
+    if (first.error || !first.puzzle) throw new Error(first.error ?? `${fileName}: unreadable nonogram`);
+    return loaded(first.puzzle, records.length > 1 ? `${fileName} (first of ${records.length})` : fileName);
+  },
+};
