@@ -1,7 +1,8 @@
 // Every puzzle kind, registered by one line each. Front ends find kinds only here.
 import type { PuzzleKind } from './types.ts';
+import { mazeKind } from './maze/index.ts';
 
-export const kinds: PuzzleKind<any>[] = [];
+export const kinds: PuzzleKind<any>[] = [mazeKind];
 
 export function findKind(name: string): PuzzleKind<any> | undefined {
   return kinds.find((k) => k.name === name);

@@ -68,5 +68,6 @@ export interface PuzzleKind<P = unknown> {
   format(record: PuzzleRecord<P>, result: SolveResult): string;
   /** Writes --out files where the kind has a binary form (PNG); returns bytes for the given file name. */
   formatFile?(record: PuzzleRecord<P>, result: SolveResult, outFile: string): Uint8Array | string;
-  generate?(opts: GenerateOptions): string;
+  /** text, or bytes for a binary form (a maze PNG when --out names a .png file) */
+  generate?(opts: GenerateOptions): string | Uint8Array;
 }

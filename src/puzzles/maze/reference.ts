@@ -154,7 +154,7 @@ export function simplePath(maze: Maze, open: (i: number) => boolean): number[] |
 // ---- wavefront (distance modulo 3) ----
 
 /** distance labels: 0 = not reached, 1 + (distance mod 3) once reached */
-export function wavefrontLabels(maze: Maze, open: Uint8Array = maze.open): { labels: Uint8Array; dist: Int32Array; generations: number } {
+export function wavefrontLabels(maze: Maze, open: Uint8Array = maze.open, stopAtEnd = true): { labels: Uint8Array; dist: Int32Array; generations: number } {
   const { width: w, height: h, start, end } = maze;
   const dist = new Int32Array(w * h).fill(-1);
   const labels = new Uint8Array(w * h);
@@ -163,7 +163,7 @@ export function wavefrontLabels(maze: Maze, open: Uint8Array = maze.open): { lab
   labels[start] = 1;
   let g = 0;
   // the GPU wave stops once the end is reached (one generation per dispatch: exactly at generation dist(end))
-  while (frontier.length && dist[end] < 0) {
+  while (frontier.length && (dist[end] < 0 || !stopAtEnd)) {
     g++;
     const next: number[] = [];
     for (const i of frontier) {

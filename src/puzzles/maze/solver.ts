@@ -61,15 +61,11 @@ export const wavefrontRule: Rule = {
   multiGeneration: { entryPoint: 'wave_multi', generationsPerDispatch: WAVE_GENERATIONS, exact: true },
 };
 
-export const WALKER_TILE_WORDS = 4;
-export const WALKER_TILE_ROWS = 16;
-
 export const walkerRule: Rule = {
   name: 'maze.walker',
   files: ['maze/walker.wgsl'],
   entryPoints: ['walker_step'],
   stateAccess: 'ping-pong',
-  constants: { TILE_WORDS: WALKER_TILE_WORDS, TILE_ROWS: WALKER_TILE_ROWS },
   tracksCompletion: false,
 };
 
@@ -214,10 +210,7 @@ export { traceBack };
 
 export function walkerInput(maze: Maze, maxGenerations?: number): GridInput {
   const { width: w, height: h } = maze;
-  const tiles = tileCount(w * 4, h, WALKER_TILE_WORDS, WALKER_TILE_ROWS); // 8 cells per word = 32 "bits" per 8 cells
-  const n = tiles.x * tiles.y;
-  void walkerWordsPerRow;
-  return { width: w, height: h, items: n * WORKGROUP_SIZE, state: packWalker(initialWalkerState(maze), w, h, n), maxGenerations };
+  return { width: w, height: h, items: walkerWordsPerRow(w) * h, state: packWalker(initialWalkerState(maze), w, h), maxGenerations };
 }
 
 export async function runWalker(ctx: GpuContext, mazes: Maze[], opts: RunOpts = {}): Promise<RunResult<Uint8Array>[]> {

@@ -1,0 +1,181 @@
+// The maze puzzle kind (issue 3): `cellsolve solve maze [--method auto|deadend|wavefront|walker]`.
+// Every method is a CA rule with a CPU twin; what the GPU leaves is read back and turned into a path (a walk
+// along what dead-end filling or the walker left, or the trace-back over wavefront labels), which the CLI
+// verifies on the CPU before it says solved.
+import { UsageError } from '../../cli/args.ts';
+import type { GpuContext } from '../../gpu/context.ts';
+import { Batch, type Mode } from '../../engine/batch.ts';
+import type { GenerateOptions, PuzzleKind, PuzzleRecord, SolveOptions, SolveResult } from '../types.ts';
+import { formatPng, formatText, mazeToText, movesToPath, parseMazes, pathToMoves, type Maze } from './codec.ts';
+import { generateMaze, type Algorithm } from './generate.ts';
+import { OPEN, TERMINAL, traceBack, verifyMoves, W } from './reference.ts';
+import { deadendChainsRule, deadendPath, deadendSyncRule, runDeadend, runWalker, runWavefront, walkerPath, walkerRule, wavefrontRule } from './solver.ts';
+
+export type { Maze };
+
+function modeOption(options: Record<string, string | boolean>, fallback: Mode): Mode {
+  const m = options.mode;
+  if (m === undefined) return fallback;
+  if (m !== 'one-gen' && m !== 'multi-gen') throw new UsageError(`--mode takes one-gen or multi-gen (got '${m}')`);
+  return m;
+}
+
+/** the wavefront's default: one generation per dispatch measured faster than 16 on SwiftShader (bench/maze.ts) */
+export const WAVEFRONT_DEFAULT_MODE: Mode = 'one-gen';
+
+interface Partial {
+  status?: SolveResult['status'];
+  reason?: string;
+  path?: number[];
+  generations: number;
+  dispatches: number;
+  extra: Record<string, unknown>;
+}
+
+function neighboursOpen(maze: Maze, i: number, open: (j: number) => boolean): number {
+  const { width: w, height: h } = maze;
+  const x = i % w;
+  return (x > 0 && open(i - 1) ? 1 : 0) + (x < w - 1 && open(i + 1) ? 1 : 0) + (i >= w && open(i - w) ? 1 : 0) + (i + w < w * h && open(i + w) ? 1 : 0);
+}
+
+/** What dead-end filling (or the walker) left: one simple path, nothing between start and end, or loops. */
+function judgeLeftover(maze: Maze, path: number[] | null, open: (j: number) => boolean): Pick<Partial, 'status' | 'reason' | 'path'> {
+  if (path) return { status: 'solved', path };
+  // in what is left, a start or end with no open neighbour is cut off: no path exists
+  if (maze.start !== maze.end && (neighboursOpen(maze, maze.start, open) === 0 || neighboursOpen(maze, maze.end, open) === 0)) {
+    return { status: 'contradiction' };
+  }
+  return { status: 'unsolved', reason: 'loops remain (use --method wavefront or auto)' };
+}
+
+async function solveAll(ctx: GpuContext, mazes: Maze[], opts: SolveOptions): Promise<Partial[]> {
+  const method = opts.method;
+  const run = { maxGenerations: opts.maxGenerations, timeoutMs: opts.timeoutMs };
+  const parts: Partial[] = mazes.map(() => ({ generations: 0, dispatches: 0, extra: {} }));
+  if (method === 'walker') {
+    const res = await runWalker(ctx, mazes, run);
+    res.forEach((r, i) => {
+      const m = mazes[i];
+      const on = (j: number) => r.state[j] !== W.WALL && r.state[j] !== W.FAKE && r.state[j] !== W.PATH && r.state[j] !== W.CROSS;
+      Object.assign(parts[i], { generations: r.outcome.generations, dispatches: r.dispatches });
+      if (r.outcome.status !== 'fixpoint') Object.assign(parts[i], { status: 'unsolved', reason: r.outcome.status });
+      else Object.assign(parts[i], judgeLeftover(m, walkerPath(m, r.state), on));
+    });
+    return parts;
+  }
+  let open: Uint8Array[] = mazes.map((m) => m.open);
+  let toWave = mazes.map((_, i) => i);
+  if (method === 'deadend' || method === 'auto') {
+    const res = await runDeadend(ctx, mazes, { ...run, mode: modeOption(opts.options, 'multi-gen') });
+    toWave = [];
+    res.forEach((r, i) => {
+      const m = mazes[i];
+      const on = (j: number) => r.state[j] === OPEN || r.state[j] === TERMINAL;
+      Object.assign(parts[i], { generations: r.outcome.generations, dispatches: r.dispatches });
+      parts[i].extra.deadendGenerations = r.outcome.generations;
+      if (r.cellUpdates !== undefined) parts[i].extra.cellUpdates = r.cellUpdates;
+      if (r.outcome.status !== 'fixpoint') {
+        Object.assign(parts[i], { status: 'unsolved', reason: r.outcome.status });
+        return;
+      }
+      const judged = judgeLeftover(m, deadendPath(m, r.state), on);
+      if (method === 'auto' && judged.status === 'unsolved') {
+        const left = new Uint8Array(m.open.length);
+        for (let j = 0; j < left.length; j++) left[j] = on(j) ? 1 : 0;
+        open[i] = left;
+        toWave.push(i);
+      } else Object.assign(parts[i], judged);
+    });
+  }
+  if (toWave.length && (method === 'wavefront' || method === 'auto')) {
+    const sub = toWave.map((i) => mazes[i]);
+    const res = await runWavefront(ctx, sub, { ...run, mode: modeOption(opts.options, WAVEFRONT_DEFAULT_MODE), open: toWave.map((i) => open[i]) });
+    res.forEach((r, k) => {
+      const i = toWave[k];
+      const p = parts[i];
+      p.generations += r.outcome.generations;
+      p.dispatches += r.dispatches;
+      p.extra.wavefrontGenerations = r.outcome.generations;
+      if (r.outcome.status !== 'fixpoint') {
+        Object.assign(p, { status: 'unsolved', reason: r.outcome.status });
+        return;
+      }
+      const traced = traceBack({ ...mazes[i], open: open[i] }, r.state);
+      if (!traced) p.status = 'contradiction';
+      else {
+        p.status = 'solved';
+        p.path = traced.path;
+        p.extra.unique = traced.unique;
+      }
+    });
+  }
+  return parts;
+}
+
+async function compileRules(ctx: GpuContext, method: string): Promise<void> {
+  const rules = method === 'walker' ? [walkerRule] : method === 'deadend' ? [deadendChainsRule, deadendSyncRule] : method === 'wavefront' ? [wavefrontRule] : [deadendChainsRule, deadendSyncRule, wavefrontRule];
+  for (const rule of rules) (await Batch.create(ctx, rule)).destroy();
+}
+
+export const mazeKind: PuzzleKind<Maze> = {
+  name: 'maze',
+  methods: ['auto', 'deadend', 'wavefront', 'walker'],
+  defaultMethod: 'auto',
+
+  parse(input: Uint8Array, file: string): PuzzleRecord<Maze>[] {
+    return parseMazes(input, file).map((r) => ({ file, line: r.line, puzzle: r.maze, error: r.error, form: r.maze?.rows ? 'text' : 'png' }));
+  },
+
+  async solve(ctx: GpuContext, puzzles: Maze[], opts: SolveOptions): Promise<SolveResult[]> {
+    // CLI.md: ms excludes pipeline compilation, so compile (or take from the cache) first
+    await compileRules(ctx, opts.method);
+    const t0 = performance.now();
+    const parts = await solveAll(ctx, puzzles, opts);
+    const ms = performance.now() - t0;
+    opts.progress?.(puzzles.length, puzzles.length);
+    return parts.map((p, i) => {
+      const solution = p.path ? pathToMoves(p.path, puzzles[i].width) : undefined;
+      return {
+        status: p.status ?? 'unsolved',
+        generations: p.generations,
+        solution,
+        reason: p.reason,
+        ms,
+        extra: { dispatches: p.dispatches, ...(p.path ? { pathLength: p.path.length } : {}), ...p.extra },
+      };
+    });
+  },
+
+  verify(puzzle: Maze, solution: string): boolean {
+    return verifyMoves(puzzle, solution);
+  },
+
+  format(record: PuzzleRecord<Maze>, result: SolveResult): string {
+    const maze = record.puzzle!;
+    const path = result.solution !== undefined ? movesToPath(maze, result.solution) : null;
+    return formatText(maze, path) + '\n';
+  },
+
+  formatFile(record: PuzzleRecord<Maze>, result: SolveResult, outFile: string): Uint8Array | string {
+    const maze = record.puzzle!;
+    const path = result.solution !== undefined ? movesToPath(maze, result.solution) : null;
+    return outFile.toLowerCase().endsWith('.png') ? formatPng(maze, path) : formatText(maze, path);
+  },
+
+  generate(opts: GenerateOptions): string | Uint8Array {
+    const width = opts.width || 31;
+    const height = opts.height || width;
+    const loops = opts.options.loops !== undefined ? Number(opts.options.loops) : 0;
+    if (!Number.isInteger(loops) || loops < 0) throw new UsageError(`--loops takes a whole number >= 0 (got '${opts.options.loops}')`);
+    const algorithm = String(opts.options.algorithm ?? 'dfs');
+    if (algorithm !== 'dfs' && algorithm !== 'kruskal') throw new UsageError(`--algorithm takes dfs or kruskal (got '${algorithm}')`);
+    const mazes = Array.from({ length: opts.count }, (_, k) =>
+      generateMaze({ width, height, seed: opts.seed + k, loops, algorithm: algorithm as Algorithm }));
+    const out = opts.options.out;
+    if (typeof out === 'string' && out.toLowerCase().endsWith('.png')) {
+      if (mazes.length !== 1) throw new UsageError('a PNG holds one maze: use --count 1 or a text --out file');
+      return formatPng(mazes[0], null);
+    }
+    return mazes.map((m) => mazeToText(m)).join('\n');
+  },
+};
