@@ -1,24 +1,9 @@
 // The CPU reference: settle against enumeration of placements, the line automaton, the complete solver (probing
 // and search, uniqueness up to 2 solutions) and the verifier.
 import { describe, expect, it } from 'vitest';
-import { cluesOf, pictureToPuzzle, type Nonogram } from '../src/puzzles/nonogram/codec.ts';
+import { cluesOf, type Nonogram } from '../src/puzzles/nonogram/codec.ts';
 import { EMPTY, FILLED, lineSolve, settle, settleBrute, solveCpu, UNKNOWN, verify } from '../src/puzzles/nonogram/reference.ts';
-
-export function rng(seed: number) {
-  let s = seed >>> 0 || 1;
-  return (n: number) => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) % n;
-  };
-}
-
-export function randomPicture(w: number, h: number, seed: number, density = 50): Nonogram & { picture: string } {
-  const r = rng(seed);
-  const cells = Array.from({ length: w * h }, () => (r(100) < density ? 1 : 0));
-  return { ...pictureToPuzzle(cells, w, h), picture: cells.join('') };
-}
+import { randomPicture, rng } from './nonogram.helpers.ts';
 
 describe('settle is exact: it equals the intersection of all placements', () => {
   it('100,000 random lines of 1..14 cells with random known cells', () => {

@@ -1,0 +1,227 @@
+// The nonogram line automaton (issue 6; thesis 3.2.2 gives every row and column its own 1-D automaton). A
+// generation is a rows pass then a columns pass: in each pass every line whose cells changed since it was last
+// settled settles again (settle.wgsl). A row writes only its own cells, which only columns read next, and the
+// reverse; so a pass is the same whatever order its lines run in, all at once or one after another, and the CPU
+// twin (LineSolver in src/puzzles/nonogram/reference.ts) reproduces it generation by generation.
+//
+// A grid of the engine is a block of `copies` copies of one puzzle (the puzzle itself, or its probing/branching
+// copies): copy i's words start at stateOffset + i * words. A copy's layout (mirrored by pack.ts):
+//   [0] status: bit 0 = contradiction      [1] generations that changed the copy
+//   [2] the last dispatch counted in [1] (one-generation mode: the first line to change the copy counts it)
+//   rowF[h * wr], rowE[h * wr]   filled / empty bits of each row (bit x of word x/32), wr = ceil(w / 32)
+//   colF[w * wc], colE[w * wc]   the same cells by column, wc = ceil(h / 32)
+//   rowDirty[wc], colDirty[wr]   lines changed since they last settled
+// Both orientations are kept so that each line reads its own words; new bits are scattered to the crossing lines.
+//
+// Two ways to run it, the same generations either way (tests compare them):
+//   nono_rows + nono_cols (one generation per dispatch pair): one invocation per line, all lines of all copies
+//     in parallel; new bits reach the crossing lines by atomicOr.
+//   nono_copies (multi-generation): one invocation per copy runs the passes line after line, up to GENERATIONS
+//     generations or the copy's fixpoint, in place. No barriers: SwiftShader runs those as coroutine switches.
+// grid.param0 = copies; when param3 is 1 the clues are those of grid slot param2 (copies share the aux of the
+// puzzle they were made from).
+
+override GENERATIONS: u32 = 64u;
+
+const STATUS_CONTRADICTION: u32 = 1u;
+// rule flag: some copy of the grid reached a contradiction (its lines stop; the grid goes on)
+const FLAG_COPY_CONTRADICTION: u32 = 256u;
+
+struct Layout {
+  wr: u32,
+  wc: u32,
+  rowF: u32,
+  rowE: u32,
+  colF: u32,
+  colE: u32,
+  rowDirty: u32,
+  colDirty: u32,
+  words: u32,
+}
+
+fn layout_of(w: u32, h: u32) -> Layout {
+  var l: Layout;
+  l.wr = (w + 31u) / 32u;
+  l.wc = (h + 31u) / 32u;
+  l.rowF = 3u;
+  l.rowE = l.rowF + h * l.wr;
+  l.colF = l.rowE + h * l.wr;
+  l.colE = l.colF + w * l.wc;
+  l.rowDirty = l.colE + w * l.wc;
+  l.colDirty = l.rowDirty + l.wc;
+  l.words = l.colDirty + l.wr;
+  return l;
+}
+
+// One orientation's view of a copy: its own words, the crossing lines' words.
+struct Orient {
+  ownF: u32,
+  ownE: u32,
+  ownWords: u32,    // words per own line
+  otherF: u32,
+  otherE: u32,
+  otherWords: u32,  // words per crossing line
+  ownDirty: u32,
+  otherDirty: u32,
+  len: u32,
+  count: u32,       // lines of this orientation
+  clueLine: u32,    // index of the first line of this orientation in the clue table (rows 0, columns h)
+}
+
+fn orient(l: Layout, g: Grid, rows: bool) -> Orient {
+  if (rows) {
+    return Orient(l.rowF, l.rowE, l.wr, l.colF, l.colE, l.wc, l.rowDirty, l.colDirty, g.width, g.height, 0u);
+  }
+  return Orient(l.colF, l.colE, l.wc, l.rowF, l.rowE, l.wr, l.colDirty, l.rowDirty, g.height, g.width, g.height);
+}
+
+fn clue_base(g: Grid) -> u32 {
+  return select(g.auxOffset, grids[g.param2].auxOffset, g.param3 != 0u);
+}
+
+// Sets bits in a state word. `concurrent`: other invocations may write the same word in this pass (one invocation
+// per line), so it takes an atomicOr; otherwise this invocation owns the copy and a load and a store do.
+fn or_word(i: u32, bits: u32, concurrent: bool) {
+  if (concurrent) {
+    atomicOr(&state[i], bits);
+  } else {
+    atomicStore(&state[i], atomicLoad(&state[i]) | bits);
+  }
+}
+
+fn and_word(i: u32, bits: u32, concurrent: bool) {
+  if (concurrent) {
+    atomicAnd(&state[i], bits);
+  } else {
+    atomicStore(&state[i], atomicLoad(&state[i]) & bits);
+  }
+}
+
+// Settles line `line` of the copy at state[c..] if it is dirty: returns FLAG_CHANGED, FLAG_COPY_CONTRADICTION
+// or 0, and FLAG_PENDING when unknown cells remain on it.
+fn settle_line(c: u32, o: Orient, line: u32, auxBase: u32, concurrent: bool) -> u32 {
+  if ((atomicLoad(&state[c]) & STATUS_CONTRADICTION) != 0u) { return 0u; }
+  var fil: Bits;
+  var emp: Bits;
+  let at = c + line * o.ownWords;
+  for (var w = 0u; w < o.ownWords; w++) {
+    fil[w] = atomicLoad(&state[at + o.ownF + w]);
+    emp[w] = atomicLoad(&state[at + o.ownE + w]);
+  }
+  let cells = b_low(o.len);
+  let dirtyAt = c + o.ownDirty + (line >> 5u);
+  let bit = 1u << (line & 31u);
+  if ((atomicLoad(&state[dirtyAt]) & bit) == 0u) {
+    return select(0u, FLAG_PENDING, b_any(b_andnot(cells, b_or(fil, emp))));
+  }
+  and_word(dirtyAt, ~bit, concurrent);
+  var s: Settled;
+  let clue = auxBase + aux[auxBase + o.clueLine + line];
+  if (LINE_WORDS == 1u) {
+    let s1 = settle1(fil[0], emp[0], o.len, clue);
+    s.fil[0] = s1.fil;
+    s.emp[0] = s1.emp;
+    s.ok = s1.ok;
+  } else {
+    s = settle(fil, emp, o.len, clue);
+  }
+  if (!s.ok) {
+    or_word(c, STATUS_CONTRADICTION, concurrent);
+    return FLAG_COPY_CONTRADICTION;
+  }
+  var flags = select(0u, FLAG_PENDING, b_any(b_andnot(cells, b_or(s.fil, s.emp))));
+  let crossWord = line >> 5u;
+  for (var w = 0u; w < o.ownWords; w++) {
+    let nf = s.fil[w] & ~fil[w];
+    let ne = s.emp[w] & ~emp[w];
+    var m = nf | ne;
+    if (m == 0u) { continue; }
+    flags |= FLAG_CHANGED;
+    or_word(at + o.ownF + w, nf, false);  // a line's own words are only ever written by itself
+    or_word(at + o.ownE + w, ne, false);
+    // crossing line p = 32w + b gets this line's bit; its dirty bit sits at the same word and bit as the cell
+    or_word(c + o.otherDirty + w, m, concurrent);
+    loop {
+      if (m == 0u) { break; }
+      let b = firstTrailingBit(m);
+      m &= m - 1u;
+      let plane = select(o.otherE, o.otherF, ((nf >> b) & 1u) != 0u);
+      or_word(c + plane + (w * 32u + b) * o.otherWords + crossWord, bit, concurrent);
+    }
+  }
+  return flags;
+}
+
+// One pass of one generation, one invocation per line: item = copy * lines + line, lines = max(w, h).
+fn line_pass(workgroupId: vec3u, localIndex: u32, rows: bool) {
+  let t = tile_index(workgroupId);
+  if (t >= batch.tileCount) { return; }
+  let tile = tiles[t];
+  let g = grids[tile.grid];
+  let item = tile.firstItem + localIndex;
+  if (item >= g.items) { return; }
+  let lines = max(g.width, g.height);
+  let copy = item / lines;
+  let line = item % lines;
+  let l = layout_of(g.width, g.height);
+  let o = orient(l, g, rows);
+  if (line >= o.count) { return; }
+  let c = g.stateOffset + copy * l.words;
+  let flags = settle_line(c, o, line, clue_base(g), true);
+  if ((flags & FLAG_CHANGED) != 0u) {
+    // count this generation once for the copy, whichever of its lines changed first (both passes of a
+    // generation share the dispatch number)
+    let d = batch.dispatchBase + step.generation;
+    if (atomicMax(&state[c + 2u], d) < d) {
+      atomicAdd(&state[c + 1u], 1u);
+    }
+  }
+  report_flags(t, localIndex, flags);
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn nono_rows(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
+  line_pass(workgroupId, localIndex, true);
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn nono_cols(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
+  line_pass(workgroupId, localIndex, false);
+}
+
+// Up to GENERATIONS generations of one copy per invocation, stopping at the copy's fixpoint: the state after it is
+// the state after as many single generations (a generation that changes nothing changes nothing after it either).
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn nono_copies(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
+  let t = tile_index(workgroupId);
+  if (t >= batch.tileCount) { return; }
+  let tile = tiles[t];
+  let g = grids[tile.grid];
+  let copy = tile.firstItem + localIndex;
+  if (copy >= g.param0) { return; }
+  let l = layout_of(g.width, g.height);
+  let c = g.stateOffset + copy * l.words;
+  let auxBase = clue_base(g);
+  var flags = 0u;
+  var generations = 0u;
+  for (var gen = 0u; gen < GENERATIONS; gen++) {
+    var seen = 0u;
+    for (var phase = 0u; phase < 2u; phase++) {
+      let o = orient(l, g, phase == 0u);
+      for (var line = 0u; line < o.count; line++) {
+        seen |= settle_line(c, o, line, auxBase, false);
+      }
+    }
+    flags |= seen & ~FLAG_PENDING;
+    if ((seen & FLAG_CHANGED) == 0u) {
+      flags |= seen & FLAG_PENDING;
+      break;
+    }
+    generations++;
+    if (gen + 1u == GENERATIONS) { flags |= seen & FLAG_PENDING; }
+  }
+  if (generations != 0u) {
+    atomicStore(&state[c + 1u], atomicLoad(&state[c + 1u]) + generations);
+  }
+  report_flags(t, localIndex, flags);
+}
