@@ -89,6 +89,29 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
     expect(v.errors).toEqual([]);
   });
 
+  for (const method of ['deadend-chains', 'wavefront', 'walker']) {
+    it(`solves the 101x101 maze with --method ${method} and draws the path`, async () => {
+      const { page } = v;
+      const maze = parseMazes(readFileSync(new URL('../samples/web/maze-101.png', import.meta.url)), 'maze-101.png')[0].maze!;
+      const path = bfsPath(maze)!;
+      await page.select('#kind', 'maze');
+      await page.select('#method', method);
+      await page.evaluate(() => window.cellsolveViewer!.loadSample('maze-101.png'));
+      await waitForStatus(page, ['ready']);
+      await page.select('#speed', '0');
+      await page.click('#play');
+      expect(await waitForStatus(page, [])).toBe('solved');
+      expect(await page.$eval('#detail', (e) => e.textContent)).toContain(`path of ${path.length} cells`);
+      await settleFrames(page);
+      const cell = path[Math.floor(path.length / 3)];
+      const xy = await page.evaluate((x: number, y: number) => window.cellsolveViewer!.cellToClient(x, y), cell % maze.width, Math.floor(cell / maze.width));
+      const pixel = (await screenshot(page, `viewer-maze-101-${method}`)).pixel(...xy);
+      expect(pixel[0], `path pixel ${pixel}`).toBeGreaterThan(200);
+      expect(pixel[2], `path pixel ${pixel}`).toBeLessThan(80);
+      expect(v.errors).toEqual([]);
+    });
+  }
+
   it('solves a 9x9 sudoku with the elimination automaton and draws the deduced digits', async () => {
     const { page } = v;
     const text = readFileSync(new URL('../samples/web/sudoku-9x9-basic.txt', import.meta.url), 'utf8');

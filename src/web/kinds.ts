@@ -16,6 +16,8 @@ export interface Judgement {
    * dispatches that stop early at a fixpoint count whole dispatches in the engine)
    */
   generations?: number;
+  /** new drawing data (e.g. the path found, for a palette that cannot see it in the state) */
+  renderAux?: Uint32Array;
 }
 
 /** One puzzle (or pattern) ready to run: the engine's rule and grid, plus what the drawing needs. */
@@ -27,6 +29,8 @@ export interface LoadedPuzzle {
   height: number;
   rule: Rule;
   input: GridInput;
+  /** palette files when they differ by method (else the kind's) */
+  shaders?: string[];
   /** kind-specific u32 x 4 for the palette shader (view.params) */
   renderParams?: number[];
   /** static drawing data (walls, clues) for the palette shader's `aux` */
@@ -35,6 +39,8 @@ export interface LoadedPuzzle {
   counterLabel?: string;
   /** a count pass of the viewer's own over the state (shaders/render/count.wgsl), for rules that report none */
   count?: { shader: string; items: number };
+  /** back to generation 0: undo what judge() changed in the drawing */
+  reset?(): void;
   /** names a finished grid from its final state (kinds verify solutions with their CPU verifier here) */
   judge(outcome: GridOutcome, state: Uint32Array): Judgement;
   /** room (in cells) to keep left of and above the grid when fitting it to the canvas (nonogram clues) */

@@ -74,6 +74,7 @@ class Viewer {
   private puzzle: LoadedPuzzle | null = null;
   private pipeline: KindPipelines | null = null;
   private aux: GPUBuffer | null = null;
+  private auxVersion = 0;
   private dirty = true;
   frames = 0;
   fps = 0;
@@ -109,7 +110,7 @@ class Viewer {
   }
 
   async open(puzzle: LoadedPuzzle): Promise<void> {
-    const pipeline = await this.renderer.pipeline(puzzle.kind.shaders);
+    const pipeline = await this.renderer.pipeline(puzzle.shaders ?? puzzle.kind.shaders);
     await this.session?.destroy();
     this.aux?.destroy();
     this.aux = puzzle.renderAux ? this.renderer.uploadAux(puzzle.renderAux, puzzle.kind.name) : null;
@@ -120,6 +121,7 @@ class Viewer {
     session.onUpdate = () => (this.uiDirty = true);
     session.onPlot = () => (this.plotDirty = true);
     this.session = session;
+    this.auxVersion = session.renderAuxVersion;
     this.fitView();
     ui.title.textContent = `${puzzle.kind.name}: ${puzzle.title} (${puzzle.width}x${puzzle.height})`;
     for (const b of [ui.play, ui.step, ui.reset]) b.disabled = false;
@@ -158,10 +160,18 @@ class Viewer {
   }
 
   private drawGrid(moving: boolean): void {
+    const s = this.session;
+    if (s && s.renderAuxVersion !== this.auxVersion) {
+      // a judgement brought new drawing data (the path found): upload it once
+      this.auxVersion = s.renderAuxVersion;
+      this.aux?.destroy();
+      const words = s.renderAux ?? this.puzzle?.renderAux;
+      this.aux = words ? this.renderer.uploadAux(words, this.puzzle!.kind.name) : null;
+    }
     const state = this.session?.stateView() ?? null;
     const p = this.puzzle;
     this.renderer.draw(
-      p && state ? { shaders: p.kind.shaders, state, width: p.width, height: p.height, params: p.renderParams, aux: this.aux } : null,
+      p && state ? { shaders: p.shaders ?? p.kind.shaders, state, width: p.width, height: p.height, params: p.renderParams, aux: this.aux } : null,
       this.view,
       this.pipeline,
       moving,

@@ -26,6 +26,9 @@ const nextFrame = () => new Promise<void>((resolve) => requestAnimationFrame(() 
 export class Session {
   private batch: Batch | null = null;
   private counter: StateCounter | null = null;
+  /** drawing data a judgement replaced (the viewer uploads it when the version moves) */
+  renderAux: Uint32Array | null = null;
+  renderAuxVersion = 0;
   private id = -1;
   private loop: Promise<void> | null = null;
   private stopRequested = false;
@@ -128,6 +131,11 @@ export class Session {
     this.generation = 0;
     this.status = 'ready';
     this.detail = '';
+    if (this.renderAux) {
+      this.renderAux = this.puzzle.renderAux ?? null;
+      this.renderAuxVersion++;
+    }
+    this.puzzle.reset?.();
     this.counterHistory.length = 0;
     this.countNow();
     this.rate = { generations: 0, since: performance.now(), perSec: 0 };
@@ -205,6 +213,10 @@ export class Session {
       this.status = j.status;
       this.detail = j.detail;
       if (j.generations !== undefined) this.generation = j.generations;
+      if (j.renderAux) {
+        this.renderAux = j.renderAux;
+        this.renderAuxVersion++;
+      }
     } catch (e) {
       this.status = 'error';
       this.detail = (e as Error).message;
