@@ -2,8 +2,12 @@
 // a cell's update is an atomicAnd (a deduction only ever removes candidates, and placing a value is removing the
 // others). Cells read whatever their peers hold now, so the order of updates differs from the synchronous
 // generation, but every mask read is a sound superset of the answer at any moment: the rules stay sound, and the
-// sweeps reach the same fixpoint the synchronous automaton does (test/sudoku.test.ts checks it). No workgroup
-// memory and no barrier per generation: SwiftShader charges tens of microseconds for each.
+// rounds reach the same fixpoint the synchronous automaton does (test/sudoku.test.ts checks it).
+// State per grid: n*n masks, then one word counting the rounds that changed something.
+//
+// One dispatch runs rounds until one changes nothing (the grid's fixpoint, found inside the dispatch: the
+// dispatch then reports no change, so the engine retires the grid at the next readback instead of spending a
+// dispatch to notice), a contradiction, or MAX_ROUNDS.
 
 var<private> gridBase: u32;
 
@@ -11,51 +15,84 @@ fn cand(i: u32) -> u32 {
   return atomicLoad(&state[gridBase + i]);
 }
 
-override SWEEPS: u32 = 8u;
+override MAX_ROUNDS: u32 = 64u;
 
-fn sweeps(workgroupId: vec3u, localIndex: u32, count: u32) {
+var<workgroup> wgLastChanged: atomic<u32>;
+var<workgroup> wgContradiction: atomic<u32>;
+var<workgroup> wgStatus: u32;
+
+// One round: every cell of this invocation once, in place. Returns the OR of the cells' flags.
+fn round_cells(s: Shape, first: u32, items: u32, total: u32, rules: u32) -> u32 {
+  var flags = 0u;
+  for (var x = first; x < total; x += items) {
+    let r = next_cell(s, x, rules);
+    if ((r.y & FLAG_CHANGED) != 0u) {
+      atomicAnd(&state[gridBase + x], r.x);
+    }
+    flags |= r.y & ~FLAG_PENDING;
+  }
+  return flags;
+}
+
+// Rounds shared by the workgroup's invocations (a grid's cells spread over them), a barrier after each. (One
+// invocation sweeping the whole grid with no barrier at all was 4x slower on SwiftShader: it runs a workgroup's
+// invocations 4 at a time, so the spread cells go 4 lanes wide.)
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn sudoku_rounds(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
   let t = tile_index(workgroupId);
   if (t >= batch.tileCount) {
     return;
   }
-  let tile = tiles[t];
-  let g = grids[tile.grid];
+  let g = grids[tiles[t].grid];
   let s = shape_of(g);
   gridBase = g.stateOffset;
   let total = s.n * s.n;
   var flags = 0u;
-  let first = tile.firstItem + localIndex;
-  if (first < g.items) {
-    for (var k = 0u; k < count; k++) {
-      var changed = false;
-      for (var x = first; x < total; x += g.items) {
-        let r = next_cell(s, x, g.param1);
-        if ((r.y & FLAG_CHANGED) != 0u) {
-          atomicAnd(&state[gridBase + x], r.x);
-          changed = true;
-        }
-        flags |= r.y & ~FLAG_PENDING;
-      }
-      if (!changed || (flags & FLAG_CONTRADICTION) != 0u) {
-        break;
-      }
+  var rounds = 0u;
+  var fixpoint = false;
+  for (var round = 1u; round <= MAX_ROUNDS; round++) {
+    var f = 0u;
+    if (localIndex < g.items) {
+      f = round_cells(s, localIndex, g.items, total, g.param1);
     }
-    // pending is what the cells hold at the end of the dispatch
-    for (var x = first; x < total; x += g.items) {
-      if (!is_single(cand(x))) {
-        flags |= FLAG_PENDING;
-      }
+    flags |= f;
+    if ((f & FLAG_CHANGED) != 0u) {
+      atomicMax(&wgLastChanged, round);
+    }
+    if ((f & FLAG_CONTRADICTION) != 0u) {
+      atomicOr(&wgContradiction, 1u);
+    }
+    workgroupBarrier();
+    if (localIndex == 0u) {
+      wgStatus = atomicLoad(&wgLastChanged) | (atomicLoad(&wgContradiction) << 31u);
+    }
+    let status = workgroupUniformLoad(&wgStatus);
+    if ((status >> 31u) != 0u) {
+      break;
+    }
+    if ((status & 0x7fffffffu) != round) {
+      fixpoint = true;
+      break;
+    }
+    rounds++;
+  }
+  finish_dispatch(t, localIndex, g, total, flags, rounds, fixpoint);
+}
+
+// Pending from the final cells, the round count into the header word, and the flags: a dispatch that reached the
+// fixpoint reports no change, so the engine sees the fixpoint now.
+fn finish_dispatch(t: u32, localIndex: u32, g: Grid, total: u32, flagsIn: u32, rounds: u32, fixpoint: bool) {
+  var flags = flagsIn;
+  if (fixpoint) {
+    flags &= ~FLAG_CHANGED;
+  }
+  for (var x = localIndex; x < total; x += WORKGROUP_SIZE) {
+    if (!is_single(cand(x))) {
+      flags |= FLAG_PENDING;
     }
   }
+  if (localIndex == 0u && rounds > 0u) {
+    atomicAdd(&state[gridBase + total], rounds);
+  }
   report_flags(t, localIndex, flags);
-}
-
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn sudoku_sweep(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
-  sweeps(workgroupId, localIndex, 1u);
-}
-
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn sudoku_sweeps(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
-  sweeps(workgroupId, localIndex, SWEEPS);
 }

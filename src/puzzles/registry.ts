@@ -1,8 +1,9 @@
 // Every puzzle kind, registered by one line each. Front ends find kinds only here.
 import type { PuzzleKind } from './types.ts';
 import { mazeKind } from './maze/index.ts';
+import { sudoku } from './sudoku/index.ts';
 
-export const kinds: PuzzleKind<any>[] = [mazeKind];
+export const kinds: PuzzleKind<any>[] = [sudoku, mazeKind];
 
 export function findKind(name: string): PuzzleKind<any> | undefined {
   return kinds.find((k) => k.name === name);

@@ -1,5 +1,5 @@
 // Sudoku grids as the shaders hold them (shaders/sudoku/topology.wgsl, rules.wgsl):
-//   state: n*n candidate masks (bit v-1 = value v);
+//   state: n*n candidate masks (bit v-1 = value v) (the in-place rule adds a word counting its rounds);
 //   items: min(cells, WORKGROUP_SIZE), so one workgroup holds a 9x9 grid (invocation i takes cells i, i + items..);
 //   param0 = n | boxW << 8 | boxH << 16 | variant << 24, param1 = rule bits;
 //   aux (jigsaw only): the region of every cell, then every region's cells in order.
@@ -31,12 +31,15 @@ export function packAux(p: SudokuPuzzle): Uint32Array | undefined {
   return aux;
 }
 
-export function caInput(p: SudokuPuzzle, masks: Uint32Array, rules = RULES_ALL, maxGenerations?: number): GridInput {
+/** `rounds`: one more state word after the masks, where the in-place rule (async.wgsl) counts its rounds. */
+export function caInput(p: SudokuPuzzle, masks: Uint32Array, rules = RULES_ALL, maxGenerations?: number, rounds = false): GridInput {
+  const state = new Uint32Array(masks.length + (rounds ? 1 : 0));
+  state.set(masks);
   return {
     width: p.n,
     height: p.n,
     items: Math.min(p.n * p.n, WORKGROUP_SIZE),
-    state: masks.slice(),
+    state,
     aux: packAux(p),
     params: [shapeParam(p), rules],
     maxGenerations,

@@ -30,21 +30,16 @@ export const sudokuRule: Rule = {
   tracksCompletion: true,
 };
 
-/** in-place sweeps per multi-generation dispatch (an invocation stops earlier when its cells stop changing) */
-export const SUDOKU_SWEEPS = 8;
-
 /**
  * The automaton in place (order-independent, monotone): the complete solver's workhorse. Same fixpoint as the
- * synchronous rule; several sweeps per dispatch and no per-generation barrier.
+ * synchronous rule; each dispatch runs rounds over the grid until its fixpoint (shaders/sudoku/async.wgsl).
  */
-export const sudokuSweepRule: Rule = {
-  name: 'sudoku-sweep',
+export const sudokuRoundsRule: Rule = {
+  name: 'sudoku-rounds',
   files: ['sudoku/topology.wgsl', 'sudoku/rules.wgsl', 'sudoku/async.wgsl'],
-  entryPoints: ['sudoku_sweep'],
+  entryPoints: ['sudoku_rounds'],
   stateAccess: 'in-place',
-  constants: { SWEEPS: SUDOKU_SWEEPS },
   tracksCompletion: true,
-  multiGeneration: { entryPoint: 'sudoku_sweeps', generationsPerDispatch: SUDOKU_SWEEPS, exact: false },
 };
 
 /** The solution string in the puzzle's own alphabet (STPPC forms use 1-9 then a-z). */
@@ -68,6 +63,7 @@ export interface CaOptions {
   rules?: number;
   /** one generation per dispatch and a readback each, to log the rules of every generation (default true) */
   log?: boolean;
+  /** 'one-gen': the synchronous rule, a generation per dispatch; 'multi-gen': the in-place rule to the fixpoint */
   mode?: 'one-gen' | 'multi-gen';
   timeoutMs?: number;
   maxGenerations?: number;
@@ -91,14 +87,14 @@ export async function runCa(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: CaOp
   const results: CaResult[] = new Array(puzzles.length);
   let next = 0;
   while (next < puzzles.length) {
-    const batch = await Batch.create(ctx, mode === 'one-gen' ? sudokuRule : sudokuSweepRule);
+    const batch = await Batch.create(ctx, mode === 'one-gen' ? sudokuRule : sudokuRoundsRule);
     try {
       const ids = new Map<number, number>();
       const logs = new Map<number, [number, number, number][]>();
       const started = new Map<number, number>();
       while (next < puzzles.length) {
         const p = puzzles[next];
-        const input = caInput(p, initialMasks(p), rules, opts.maxGenerations ?? caCap(p));
+        const input = caInput(p, initialMasks(p), rules, opts.maxGenerations ?? caCap(p), mode === 'multi-gen');
         if (!batch.canAdd(input)) break;
         const id = batch.add(input);
         ids.set(id, next++);
@@ -108,8 +104,8 @@ export async function runCa(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: CaOp
       const done = new Map<number, GridOutcome>();
       const ended = new Map<number, number>();
       await batch.run({
-        mode,
-        readbackEvery: log ? 1 : undefined,
+        // the in-place rule finds each grid's fixpoint inside a dispatch: read back after every one
+        readbackEvery: log || mode === 'multi-gen' ? 1 : undefined,
         timeoutMs: opts.timeoutMs,
         onChunk: (finished) => {
           const now = performance.now();
@@ -133,7 +129,7 @@ export async function runCa(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: CaOp
         const masks = unpackMasks(states[k], p).slice();
         const status: CaResult['status'] =
           o.status === 'done' ? 'solved' : o.status === 'fixpoint' ? 'stalled' : o.status === 'contradiction' ? 'contradiction' : o.status === 'capped' ? 'capped' : 'timeout';
-        const generations = o.generations;
+        const generations = mode === 'multi-gen' ? states[k][p.n * p.n] : o.generations;
         const entries = logs.get(id)!.slice(0, generations);
         results[ids.get(id)!] = { status, masks, generations, flags: o.flags, log: entries, ms: ended.get(id)! - started.get(id)! };
       });
@@ -161,7 +157,7 @@ export interface FullOptions {
   timeoutMs?: number;
   /** grids in the batch at once (roots and copies); more wait on the host */
   maxActive?: number;
-  /** dispatches between readbacks (each may run up to SUDOKU_GENERATIONS_PER_DISPATCH generations) */
+  /** dispatches between readbacks (each runs a grid to its fixpoint, or MAX_ROUNDS rounds) */
   readbackEvery?: number;
   /** stop at the first solution (no uniqueness check) */
   firstOnly?: boolean;
@@ -209,7 +205,7 @@ export async function solveFull(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: 
   const maxActive = opts.maxActive ?? 4096;
   const t0 = performance.now();
   const results: SolveResult[] = new Array(puzzles.length);
-  const batch = await Batch.create(ctx, sudokuSweepRule);
+  const batch = await Batch.create(ctx, sudokuRoundsRule);
   const owner = new Map<number, { job: Job; root: boolean; depth: number }>();
   const stack: Copy[] = [];
   let nextRoot = 0;
@@ -244,7 +240,7 @@ export async function solveFull(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: 
   };
 
   const addGrid = (job: Job, masks: Uint32Array, root: boolean, depth: number): boolean => {
-    const input = caInput(job.puzzle, masks, rules, 1_000_000);
+    const input = caInput(job.puzzle, masks, rules, 1_000_000, true);
     if (!batch.canAdd(input)) return false;
     const id = batch.add(input);
     owner.set(id, { job, root, depth });
@@ -305,7 +301,7 @@ export async function solveFull(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: 
       if (job.result) return;
       const p = job.puzzle;
       const cells = p.n * p.n;
-      const gens = o.generations;
+      const gens = states[k][cells];
       if (root) job.generations = gens;
       else job.copyGenerations += gens;
       const masks = states[k].subarray(0, cells);
@@ -350,7 +346,7 @@ export async function solveFull(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: 
   try {
     fill();
     while (owner.size > 0) {
-      await batch.run({ mode: 'multi-gen', readbackEvery: opts.readbackEvery ?? 2, timeoutMs: opts.timeoutMs, onChunk });
+      await batch.run({ readbackEvery: opts.readbackEvery ?? 1, timeoutMs: opts.timeoutMs, onChunk });
       if (opts.timeoutMs !== undefined && performance.now() - t0 > opts.timeoutMs) break;
       fill();
     }

@@ -1,0 +1,85 @@
+// Sudoku as a puzzle kind: formats (codec.ts), methods `full` (default: elimination automaton + branching on the
+// GPU), `ca` (the automaton alone, its rules logged per generation) and `ilca` (the paper's learning automaton),
+// and the generator.
+import type { GpuContext } from '../../gpu/context.ts';
+import type { GenerateOptions, PuzzleKind, SolveOptions, SolveResult } from '../types.ts';
+import { formatRecord, parseSudoku } from './codec.ts';
+import { emptyPuzzle, formatGenerated, generate } from './generate.ts';
+import { hash32, ILCA_PRESETS, runIlca, type IlcaParams } from './ilca.ts';
+import { RULE_HIDDEN, RULE_LOCKED, RULE_NAKED, RULES_ALL, verify, type SudokuPuzzle } from './reference.ts';
+import { caToResult, runCa, solutionString, solveFull } from './solver.ts';
+
+export function parseRules(spec: string | boolean | undefined): number {
+  if (spec === undefined || spec === true) return RULES_ALL;
+  let rules = 0;
+  for (const name of String(spec).split(',')) {
+    const r = { naked: RULE_NAKED, hidden: RULE_HIDDEN, locked: RULE_LOCKED, all: RULES_ALL }[name.trim()];
+    if (r === undefined) throw new Error(`--rules: unknown rule '${name}' (naked, hidden, locked, all)`);
+    rules |= r;
+  }
+  return rules;
+}
+
+export function ilcaParams(options: Record<string, string | boolean>): IlcaParams {
+  const preset = String(options.preset ?? 'base');
+  const base = ILCA_PRESETS[preset];
+  if (!base) throw new Error(`--preset: unknown '${preset}' (${Object.keys(ILCA_PRESETS).join(', ')})`);
+  const num = (k: string, d: number) => (options[k] !== undefined ? Number(options[k]) : d);
+  return { lr: num('lr', base.lr), lp: num('lp', base.lp), sr: num('sr', base.sr), steps: num('steps', base.steps), eliminate: base.eliminate || options.eliminate === 'true' };
+}
+
+/** run r of puzzle i under a base seed: the ILCA's seed (same seed, same result) */
+export function ilcaSeed(seed: number, index: number, run: number): number {
+  return hash32((seed + hash32(index * 64 + run)) >>> 0);
+}
+
+async function solve(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: SolveOptions): Promise<SolveResult[]> {
+  const rules = parseRules(opts.options.rules);
+  if (opts.method === 'ca') {
+    const r = await runCa(ctx, puzzles, { rules, timeoutMs: opts.timeoutMs, maxGenerations: opts.maxGenerations });
+    return r.map((x, i) => caToResult(puzzles[i], x));
+  }
+  if (opts.method === 'ilca') {
+    const params = ilcaParams(opts.options);
+    if (opts.maxGenerations) params.steps = opts.maxGenerations;
+    const runs = Number(opts.options.runs ?? 1);
+    const seed = opts.seed ?? 1;
+    const jobs = puzzles.flatMap((puzzle, i) => Array.from({ length: runs }, (_, run) => ({ puzzle, seed: ilcaSeed(seed, i, run) })));
+    const r = await runIlca(ctx, jobs, params, opts.progress);
+    return puzzles.map((p, i) => {
+      const mine = r.slice(i * runs, (i + 1) * runs);
+      const won = mine.filter((x) => x.solved);
+      const first = won[0];
+      const extra = { runs, resolved: won.length, steps: mine.map((x) => x.steps), seed, lr: params.lr, lp: params.lp, sr: params.sr };
+      const ms = Math.max(...mine.map((x) => x.ms));
+      if (first) return { status: 'solved', generations: first.steps, solution: solutionString(p, first.values), extra, ms };
+      return { status: 'unsolved', reason: 'capped', generations: params.steps, extra: { ...extra, partial: solutionString(p, mine[0].values) }, ms };
+    });
+  }
+  const { results } = await solveFull(ctx, puzzles, { rules, timeoutMs: opts.timeoutMs, progress: opts.progress });
+  return results;
+}
+
+function gen(opts: GenerateOptions): string {
+  const n = opts.width || 9;
+  const box = typeof opts.options.box === 'string' ? /^(\d+)x(\d+)$/.exec(opts.options.box) : null;
+  const shape = emptyPuzzle(n, box ? Number(box[1]) : undefined, box ? Number(box[2]) : undefined);
+  const clues = opts.options.clues !== undefined ? Number(opts.options.clues) : Math.round(n * n * 0.32);
+  const out: string[] = [];
+  for (let k = 0; k < opts.count; k++) {
+    const seed = opts.seed + k;
+    out.push(formatGenerated(generate(shape, clues, seed), seed));
+  }
+  return out.join('\n') + '\n';
+}
+
+export const sudoku: PuzzleKind<SudokuPuzzle> = {
+  name: 'sudoku',
+  methods: ['full', 'ca', 'ilca'],
+  defaultMethod: 'full',
+  parse: parseSudoku,
+  solve,
+  verify,
+  format: (record, result) => formatRecord(record, result) + '\n',
+  generate: gen,
+};
