@@ -1,0 +1,185 @@
+// Sudoku formats: lines, N*N sizes, STPPC game ids and .tsv, puzz.link URLs; errors with line:column; a fuzz test.
+// CPU only: the CPU solver and verifier are checked here too.
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { encodeGameId, encodeUrlBody, formatGrid, formatRecord, parseSudoku } from '../src/puzzles/sudoku/codec.ts';
+import { emptyPuzzle, generate, grade, randomPuzzle, rng } from '../src/puzzles/sudoku/generate.ts';
+import { caRun, gridString, solveCpu, topology, verify } from '../src/puzzles/sudoku/reference.ts';
+
+const DATA = new URL('../../shared/data/sudoku/', import.meta.url).pathname;
+const haveData = existsSync(DATA);
+const EASY = '003020600900305001001806400008102900700000008006708200002609500800203009005010300';
+const EASY_SOLUTION = '483921657967345821251876493548132976729564138136798245372689514814253769695417382';
+
+describe('sudoku codec', () => {
+  it('reads one puzzle per line, skips comments and blank lines, takes CRLF, writes the input alphabet back', () => {
+    const text = `# a comment\r\n${EASY}\r\n\r\n${EASY.replace(/0/g, '.')}\n`;
+    const recs = parseSudoku(text, 'f.txt');
+    expect(recs.map((r) => r.line)).toEqual([2, 4]);
+    expect(recs[0].puzzle!.n).toBe(9);
+    expect(recs[0].puzzle!.givens[2]).toBe(3);
+    expect(recs[0].form).toBe('line');
+    const partial = recs[0].puzzle!.givens;
+    expect(formatGrid(recs[0].puzzle!, partial)).toBe(EASY);
+    expect(formatGrid(recs[1].puzzle!, partial)).toBe(EASY.replace(/0/g, '.'));
+  });
+
+  it("skips the code-golf file's count line", () => {
+    const recs = parseSudoku(`2\n${EASY}\n${EASY}\n`, 'golf.txt');
+    expect(recs.length).toBe(2);
+    expect(recs[0].line).toBe(2);
+  });
+
+  it('reads 4x4, 6x6 (3x2 boxes, or --box), 16x16 in either letter case and 25x25', () => {
+    const four = parseSudoku('1.3..4......2..1', 'x')[0].puzzle!;
+    expect([four.n, four.boxW, four.boxH]).toEqual([4, 2, 2]);
+    const six = parseSudoku('.'.repeat(36), 'x')[0].puzzle!;
+    expect([six.boxW, six.boxH]).toEqual([3, 2]);
+    const sixTall = parseSudoku('.'.repeat(36), 'x', { box: '2x3' })[0].puzzle!;
+    expect([sixTall.boxW, sixTall.boxH]).toEqual([2, 3]);
+    const line16 = 'G' + '.'.repeat(254) + 'a';
+    const sixteen = parseSudoku(line16, 'x')[0].puzzle!;
+    expect([sixteen.n, sixteen.givens[0], sixteen.givens[255]]).toEqual([16, 16, 10]);
+    const lower = parseSudoku('g' + '.'.repeat(255), 'x')[0].puzzle!;
+    expect(formatGrid(lower, lower.givens)).toBe('g' + '.'.repeat(255));
+    const p25 = parseSudoku('P' + '.'.repeat(624), 'x')[0].puzzle!;
+    expect([p25.n, p25.boxW, p25.givens[0]]).toEqual([25, 5, 25]);
+  });
+
+  it('names line and column in errors', () => {
+    const recs = parseSudoku(`${EASY}\n${EASY.slice(0, 80)}\n${EASY.slice(0, 10)}x${EASY.slice(11)}\n${'A'.repeat(81)}\n`, 'bad.txt');
+    expect(recs[0].error).toBeUndefined();
+    expect(recs[1].error).toMatch(/^bad\.txt:2:81: 80 characters/);
+    expect(recs[2].error).toMatch(/^bad\.txt:3:11: 'x' is not a symbol/);
+    expect(recs[3].error).toMatch(/^bad\.txt:4:1: 'A' is not a symbol of a 9x9/);
+    expect(parseSudoku('.'.repeat(49), 'p')[0].error).toMatch(/no box shape/);
+    expect(parseSudoku('3x3:4c2a1_6c3_4', 'g')[0].error).toMatch(/^g:1:\d+: not enough data/);
+  });
+
+  it('reads STPPC game ids: 3x3, 2x3 (boxes 3 wide, 2 tall), X, and writes them back', () => {
+    const id = '2x3:2a6a1d5e1d5e2d1a3a2';
+    const p = parseSudoku(id, 'g')[0].puzzle!;
+    expect([p.n, p.boxW, p.boxH]).toEqual([6, 3, 2]);
+    expect(gridString(p.givens)).toBe('2.6.1....5.....1....5.....2....1.3.2');
+    expect(encodeGameId(p, p.givens)).toBe(id);
+    const x = parseSudoku('3x3x:' + 'i'.repeat(9), 'g')[0].puzzle!;
+    expect(x.diagonal).toBe(true);
+    expect(topology(x).units.length).toBe(29);
+  });
+
+  it('reads a jigsaw game id (solo.c block structure) into regions', () => {
+    // 4j: the four 2x2 boxes as jigsaw blocks, written in solo.c's edge run-length form
+    const n = 4;
+    const region = (i: number) => Math.floor(Math.floor(i / n) / 2) * 2 + Math.floor((i % n) / 2);
+    const edges: boolean[] = [];
+    for (let y = 0; y < n; y++) for (let x = 0; x < n - 1; x++) edges.push(region(y * n + x) !== region(y * n + x + 1));
+    for (let x = 0; x < n; x++) for (let y = 0; y < n - 1; y++) edges.push(region(y * n + x) !== region((y + 1) * n + x));
+    edges.push(true); // solo.c's dummy edge at the end
+    let spec = '';
+    let run = 0;
+    for (const e of edges) {
+      if (!e) run++;
+      else {
+        spec += run === 0 ? '_' : String.fromCharCode(96 + run);
+        run = 0;
+      }
+    }
+    const p = parseSudoku(`4j:1o,${spec}`, 'j')[0].puzzle!;
+    expect(p.regions).toBeDefined();
+    expect(Array.from(p.regions!).map((r, i) => (r === p.regions![0] ? 1 : 0) + region(i) * 0)).toEqual(Array.from({ length: 16 }, (_, i) => (region(i) === 0 ? 1 : 0)));
+    const solved = solveCpu(p, 2);
+    expect(solved.solutions.length).toBe(2);
+    expect(encodeGameId(p, p.givens)).toBe(`4j:1o,${spec}`);
+  });
+
+  it('reads puzz.link URLs and writes them back', () => {
+    const p = parseSudoku(EASY, 'x')[0].puzzle!;
+    const url = `https://puzz.link/p?sudoku/9/9/${encodeUrlBody(p.givens)}`;
+    const q = parseSudoku(url, 'u')[0].puzzle!;
+    expect(gridString(q.givens)).toBe(gridString(p.givens));
+    expect(formatGrid(q, q.givens)).toBe(url);
+    // 16x16: numbers past 15 take '-' and two hex digits, runs of blanks g..z
+    const big = new Uint8Array(256);
+    big[0] = 16;
+    big[40] = 10;
+    const body = encodeUrlBody(big);
+    expect(body.startsWith('-10')).toBe(true);
+    const r = parseSudoku(`https://puzz.link/p?sudoku/16/16/${body}`, 'u')[0].puzzle!;
+    expect(Array.from(r.givens)).toEqual(Array.from(big));
+  });
+
+  it.skipIf(!haveData)('reads every STPPC .tsv: game id equals the puzzle column, expected solution verifies, output keeps the row', () => {
+    for (const f of ['solo_2x3db', 'solo_3x3dt', 'solo_3x3de', 'solo_4x4di']) {
+      const text = readFileSync(`${DATA}sgt/${f}.tsv`, 'utf8');
+      const rows = text.trim().split('\n').slice(1).map((l) => l.split('\t'));
+      const recs = parseSudoku(text, f);
+      expect(recs.length).toBe(rows.length);
+      recs.forEach((r, i) => {
+        expect(r.error).toBeUndefined();
+        const p = r.puzzle!;
+        expect(formatGrid(p, p.givens).split('\t')[3]).toBe(rows[i][2]);
+        expect(encodeGameId(p, p.givens)).toBe(rows[i][0]);
+        expect(verify(p, r.expected!)).toBe(true);
+        const out = formatRecord(r, { status: 'solved', generations: 0, solution: r.expected, ms: 0 });
+        expect(out).toBe(rows[i].join('\t'));
+      });
+    }
+  });
+
+  it('fuzz: never throws, every record is a puzzle or an error with line:column, and valid ones round-trip', () => {
+    const random = rng(42);
+    const pieces = ['.', '0', '1', '9', 'A', 'g', 'x', ' ', '\t', '#', ':', '3x3:', '2x3:', 'a', '_', '12', 'https://puzz.link/p?sudoku/4/4/', '-', '+', ','];
+    for (let k = 0; k < 400; k++) {
+      const lines: string[] = [];
+      const count = 1 + Math.floor(random() * 4);
+      for (let l = 0; l < count; l++) {
+        const kind = random();
+        if (kind < 0.3) lines.push(gridString(randomPuzzle(emptyPuzzle([4, 6, 9][l % 3]), random(), random).givens, random() < 0.5 ? '.' : '0'));
+        else {
+          let s = '';
+          const len = Math.floor(random() * 90);
+          for (let i = 0; i < len; i++) s += pieces[Math.floor(random() * pieces.length)];
+          lines.push(s);
+        }
+      }
+      const text = lines.join(random() < 0.5 ? '\n' : '\r\n');
+      const recs = parseSudoku(text, 'fuzz');
+      for (const r of recs) {
+        expect(Boolean(r.puzzle) !== Boolean(r.error)).toBe(true);
+        if (r.error) expect(r.error).toMatch(/^fuzz:\d+:\d+: /);
+        else {
+          const p = r.puzzle!;
+          const again = parseSudoku(formatGrid(p, p.givens), 'again')[0];
+          expect(again.error).toBeUndefined();
+          expect(Array.from(again.puzzle!.givens)).toEqual(Array.from(p.givens));
+        }
+      }
+    }
+  });
+});
+
+describe('sudoku CPU solver, automaton twin and generator', () => {
+  it('solves, counts solutions up to 2, verifies', () => {
+    const p = parseSudoku(EASY, 'x')[0].puzzle!;
+    const r = solveCpu(p, 2);
+    expect(r.solutions.length).toBe(1);
+    expect(gridString(r.solutions[0])).toBe(EASY_SOLUTION);
+    expect(verify(p, EASY_SOLUTION)).toBe(true);
+    expect(verify(p, EASY_SOLUTION.replace('4', '5'))).toBe(false);
+    expect(solveCpu(emptyPuzzle(4), 2).solutions.length).toBe(2);
+    const bad = parseSudoku('11' + '.'.repeat(79), 'x')[0].puzzle!;
+    expect(solveCpu(bad, 2).solutions.length).toBe(0);
+    expect(caRun(bad).status).toBe('contradiction');
+    expect(caRun(p).status).toBe('solved');
+  });
+
+  it('generates a 9x9 puzzle with 25 clues and a unique solution, graded', () => {
+    const g = generate(emptyPuzzle(9), 25, 7);
+    expect(g.clues).toBe(25);
+    expect(g.puzzle.givens.filter((v) => v).length).toBe(25);
+    expect(solveCpu(g.puzzle, 2).solutions.length).toBe(1);
+    expect(['naked-singles', 'hidden-singles', 'locked-candidates', 'guessing']).toContain(g.grade);
+    expect(grade(g.puzzle).grade).toBe(g.grade);
+    expect(generate(emptyPuzzle(9), 25, 7).puzzle.givens).toEqual(g.puzzle.givens);
+  });
+});
