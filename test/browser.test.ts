@@ -57,6 +57,8 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
 
   it('solves the 101x101 maze by dead-end filling and draws the path', async () => {
     const { page } = v;
+    // the page reads and verifies mazes through the command line's registered kind
+    expect(await page.evaluate(() => window.cellsolveViewer!.registered)).toContain('maze');
     const maze = parseMazes(readFileSync(new URL('../samples/web/maze-101.png', import.meta.url)), 'maze-101.png')[0].maze!;
     const path = bfsPath(maze)!;
     await page.evaluate(() => window.cellsolveViewer!.loadSample('maze-101.png'));

@@ -12,7 +12,7 @@ import { generateMaze } from '../puzzles/maze/generate.ts';
 import { unpackDeadend, unpackWalker, unpackWavefront, wordsPerRow } from '../puzzles/maze/pack.ts';
 import { bfsPath, FAKE, OPEN, TERMINAL, traceBack, verifyMoves, W } from '../puzzles/maze/reference.ts';
 import { deadendChainsRule, deadendInput, deadendSyncRule, walkerInput, walkerPath, walkerRule, wavefrontInput, wavefrontRule } from '../puzzles/maze/solver.ts';
-import { textOf, type Judgement, type LoadedPuzzle, type ViewerKind } from './kinds.ts';
+import { firstPuzzle, parseAsCli, textOf, verifyAsCli, type Judgement, type LoadedPuzzle, type ViewerKind } from './kinds.ts';
 
 interface MazeMethod {
   rule: Rule;
@@ -112,7 +112,7 @@ function loaded(maze: Maze, title: string, methodName: string): LoadedPuzzle {
       if (outcome.status !== 'fixpoint' && outcome.status !== 'done') return { status: 'unsolved', detail: outcome.status };
       const found = method.path(maze, words);
       if (!Array.isArray(found)) return found;
-      if (!verifyMoves(maze, pathToMoves(found, maze.width))) return { status: 'error', detail: 'verifier rejected the path' };
+      if (!verifyAsCli('maze', maze, pathToMoves(found, maze.width), verifyMoves)) return { status: 'error', detail: 'verifier rejected the path' };
       // params.y = 1: the palette draws the path (deadend: the cells left open; wavefront: the path plane in aux)
       renderParams[1] = 1;
       const result: Judgement = { status: 'solved', detail: `path of ${found.length} cells after ${outcome.generations} generations, checked by the verifier` };
@@ -135,11 +135,12 @@ export const mazeViewer: ViewerKind = {
   ],
   detect: (fileName, bytes) => isPng(bytes) || /\.maze$/i.test(fileName) || /^#{5,}\s*$/m.test(textOf(bytes.subarray(0, 4096))),
   load(bytes, fileName, method) {
-    const records = parseMazes(bytes, fileName);
-    const first = records[0];
-    if (!first) throw new Error(`${fileName}: no maze in this input`);
-    if (first.error || !first.maze) throw new Error(first.error ?? `${fileName}: unreadable maze`);
-    return loaded(first.maze, records.length > 1 ? `${fileName} (first of ${records.length})` : fileName, method);
+    const { puzzle, title } = firstPuzzle(
+      parseAsCli<Maze>('maze', bytes, fileName, () => parseMazes(bytes, fileName).map((r) => ({ file: fileName, line: r.line, puzzle: r.maze, error: r.error }))),
+      fileName,
+      'maze',
+    );
+    return loaded(puzzle, title, method);
   },
   random: (width, height, seed, method) => loaded(generateMaze({ width, height, seed }), `generated ${width}x${height}, seed ${seed}`, method),
 };

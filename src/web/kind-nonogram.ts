@@ -7,7 +7,7 @@ import { parseNonograms, type Nonogram } from '../puzzles/nonogram/codec.ts';
 import { gpuLimitError, layoutOf, lineWordsFor, packClues, packCopy, solutionOf, unpackCopy } from '../puzzles/nonogram/pack.ts';
 import { initialCells, verify } from '../puzzles/nonogram/reference.ts';
 import { nonogramRule } from '../puzzles/nonogram/solver.ts';
-import type { LoadedPuzzle, ViewerKind } from './kinds.ts';
+import { firstPuzzle, parseAsCli, verifyAsCli, type LoadedPuzzle, type ViewerKind } from './kinds.ts';
 
 function drawClues(p: Nonogram, g: CanvasRenderingContext2D, cellToCss: (x: number, y: number) => [number, number], cssPerCell: number): void {
   if (cssPerCell < 7) return; // unreadable: the grid alone
@@ -61,7 +61,7 @@ function loaded(p: Nonogram, title: string): LoadedPuzzle {
       if (copy.contradiction || outcome.status === 'contradiction') return { status: 'contradiction', detail: 'the clues contradict each other: no solution', generations };
       const unknown = copy.cells.reduce((n, c) => n + (c === 0 ? 1 : 0), 0);
       if (unknown > 0) return { status: 'stuck', detail: `line logic stalls with ${unknown} unknown cells after ${copy.generations} generations: this puzzle needs probing or search`, generations };
-      if (!verify(p, solutionOf(layout, state))) return { status: 'error', detail: 'verifier rejected the grid', generations };
+      if (!verifyAsCli('nonogram', p, solutionOf(layout, state), verify)) return { status: 'error', detail: 'verifier rejected the grid', generations };
       return { status: 'solved', detail: `solved by line logic in ${copy.generations} generations, checked by the verifier`, generations };
     },
   };
@@ -82,10 +82,7 @@ export const nonogramViewer: ViewerKind = {
     return /^\s*\d+x\d+:[\d./]+/m.test(text) || /^(width|height|rows|columns)\b/m.test(text);
   },
   load(bytes, fileName) {
-    const records = parseNonograms(bytes, fileName);
-    const first = records[0];
-    if (!first) throw new Error(`${fileName}: no nonogram in this input`);
-    if (first.error || !first.puzzle) throw new Error(first.error ?? `${fileName}: unreadable nonogram`);
-    return loaded(first.puzzle, records.length > 1 ? `${fileName} (first of ${records.length})` : fileName);
+    const { puzzle, title } = firstPuzzle(parseAsCli('nonogram', bytes, fileName, () => parseNonograms(bytes, fileName)), fileName, 'nonogram');
+    return loaded(puzzle, title);
   },
 };

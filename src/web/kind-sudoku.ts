@@ -7,7 +7,7 @@ import { caInput } from '../puzzles/sudoku/pack.ts';
 import { initialMasks, masksToValues, popcount, RULES_ALL, topology, verify, type SudokuPuzzle } from '../puzzles/sudoku/reference.ts';
 import { solutionString, sudokuRoundsRule, sudokuRule } from '../puzzles/sudoku/solver.ts';
 import { FONT_3X5 } from './font.ts';
-import type { LoadedPuzzle, ViewerKind } from './kinds.ts';
+import { firstPuzzle, parseAsCli, verifyAsCli, type LoadedPuzzle, type ViewerKind } from './kinds.ts';
 
 /** drawing data for shaders/render/sudoku.wgsl: the font, then per cell: bit 0 given, bits 1-4 thick borders */
 function renderAux(p: SudokuPuzzle): Uint32Array {
@@ -55,7 +55,7 @@ function loaded(p: SudokuPuzzle, title: string, method: string): LoadedPuzzle {
       const open = masks.reduce((n, m) => n + (popcount(m) > 1 ? 1 : 0), 0);
       if (open > 0) return { status: 'stuck', detail: `the automaton stalls with ${open} undecided cells after ${gens} generations: this puzzle needs search (--method full)`, generations: gens };
       const solution = solutionString(p, masksToValues(masks));
-      if (!verify(p, solution)) return { status: 'error', detail: 'verifier rejected the grid' };
+      if (!verifyAsCli('sudoku', p, solution, verify)) return { status: 'error', detail: 'verifier rejected the grid' };
       return { status: 'solved', detail: `solved in ${gens} generations, checked by the verifier`, generations: gens };
     },
   };
@@ -77,10 +77,7 @@ export const sudokuViewer: ViewerKind = {
     return /^\s*\d+x\d+[a-z]*:[0-9a-z_,]+\s*$/m.test(text) || /^[.0-9]{81}\s*$/m.test(text);
   },
   load(bytes, fileName, method) {
-    const records = parseSudoku(bytes, fileName);
-    const first = records[0];
-    if (!first) throw new Error(`${fileName}: no sudoku in this input`);
-    if (first.error || !first.puzzle) throw new Error(first.error ?? `${fileName}: unreadable sudoku`);
-    return loaded(first.puzzle, records.length > 1 ? `${fileName} (first of ${records.length})` : fileName, method);
+    const { puzzle, title } = firstPuzzle(parseAsCli('sudoku', bytes, fileName, () => parseSudoku(bytes, fileName)), fileName, 'sudoku');
+    return loaded(puzzle, title, method);
   },
 };

@@ -3,6 +3,7 @@
 // engine's packed state in the fragment shader. The page knows kinds only through this list.
 import type { GridOutcome } from '../engine/batch.ts';
 import type { GridInput, Rule } from '../engine/rule.ts';
+import type { PuzzleRecord } from '../puzzles/types.ts';
 import { lifeViewer } from './kind-life.ts';
 import { mazeViewer } from './kind-maze.ts';
 import { nonogramViewer } from './kind-nonogram.ts';
@@ -93,3 +94,44 @@ export function loadAuto(bytes: Uint8Array, fileName: string): LoadedPuzzle {
 }
 
 export const textOf = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+// The command line's own kinds (src/puzzles/registry.ts), loaded once at start-up, apart from the viewer's code: a
+// kind whose command-line side cannot load in a browser then costs only itself (the viewer falls back to the
+// kind's codec), never the whole page.
+let registry: typeof import('../puzzles/registry.ts') | null = null;
+
+export async function loadRegistry(): Promise<void> {
+  try {
+    registry = await import('../puzzles/registry.ts');
+  } catch (e) {
+    console.warn(`cellsolve viewer: the kind registry did not load in this browser (${(e as Error).message}); using the kinds' codecs directly`);
+  }
+}
+
+/** the kinds the command line has registered, as loaded in this page */
+export function registeredKindNames(): string[] {
+  return registry?.kinds.map((k) => k.name) ?? [];
+}
+
+/**
+ * Reads an input as `cellsolve solve KIND` does (the registered kind's parse: same format detection, same errors),
+ * or with `codec` when the kind is not registered (yet).
+ */
+export function parseAsCli<P>(kind: string, bytes: Uint8Array, file: string, codec: () => PuzzleRecord<P>[]): PuzzleRecord<P>[] {
+  const registered = registry?.findKind(kind);
+  return registered ? (registered.parse(bytes, file, {}) as PuzzleRecord<P>[]) : codec();
+}
+
+/** The registered kind's CPU verifier, else `own`. */
+export function verifyAsCli<P>(kind: string, puzzle: P, solution: string, own: (p: P, s: string) => boolean): boolean {
+  const registered = registry?.findKind(kind);
+  return registered ? registered.verify(puzzle, solution) : own(puzzle, solution);
+}
+
+/** The first record of an input as a puzzle, or its error (line and column) thrown. */
+export function firstPuzzle<P>(records: PuzzleRecord<P>[], fileName: string, what: string): { puzzle: P; title: string } {
+  const first = records[0];
+  if (!first) throw new Error(`${fileName}: no ${what} in this input`);
+  if (first.error || first.puzzle === undefined) throw new Error(first.error ?? `${fileName}: unreadable ${what}`);
+  return { puzzle: first.puzzle, title: records.length > 1 ? `${fileName} (first of ${records.length})` : fileName };
+}

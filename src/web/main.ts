@@ -2,7 +2,7 @@
 import './node-shims.ts';
 import { GpuError, type GpuContext } from '../gpu/context.ts';
 import { createBrowserContext } from '../gpu/browser.ts';
-import { findViewerKind, loadAuto, viewerKinds, type LoadedPuzzle, type ViewerKind } from './kinds.ts';
+import { findViewerKind, loadAuto, loadRegistry, registeredKindNames, viewerKinds, type LoadedPuzzle, type ViewerKind } from './kinds.ts';
 import { CounterPlot } from './plot.ts';
 import { GridRenderer, type KindPipelines } from './renderer.ts';
 import { Session } from './session.ts';
@@ -53,6 +53,8 @@ interface ViewerHandle {
   /** CSS pixel (relative to the page) showing the centre of cell (x, y) */
   cellToClient(x: number, y: number): [number, number];
   view: ViewTransform;
+  /** kinds of the command-line registry that loaded in this page (their parse and verify are used) */
+  registered: string[];
   /** draw the next frame even when nothing changed */
   redraw(): void;
   /** GPU ms per frame drawn back to back, at interactive (moving) or resting quality */
@@ -357,6 +359,7 @@ async function main(): Promise<void> {
   }
   const a = ctx.adapter;
   ui.adapter.textContent = `${a.vendor || 'adapter'} ${a.architecture} ${a.description}`.trim() + (a.fallback ? ' (software fallback)' : '');
+  await loadRegistry();
   const viewer = new Viewer(ctx);
   ctx.onLost((reason) => showError(reason));
 
@@ -438,6 +441,7 @@ async function main(): Promise<void> {
     loadSample,
     cellToClient: (x, y) => viewer.cellToClient(x, y),
     view: viewer.view,
+    registered: registeredKindNames(),
     redraw: () => viewer.markDirty(),
     moved: () => viewer.moved(),
     timeDraws: (frames, moving) => viewer.timeDraws(frames, moving),
