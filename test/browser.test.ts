@@ -5,7 +5,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMazes } from '../src/puzzles/maze/codec.ts';
 import { bfsPath } from '../src/puzzles/maze/reference.ts';
-import { haveChromium, openViewer, screenshot, settleFrames, waitForStatus, type ViewerPage } from './browser-harness.ts';
+import puppeteer from 'puppeteer';
+import { CHROMIUM, haveChromium, openViewer, screenshot, settleFrames, waitForStatus, type ViewerPage } from './browser-harness.ts';
 import { skipGpu } from './gpu.ts';
 
 describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on SwiftShader)', () => {
@@ -168,6 +169,56 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
       }
     }
     expect(v.errors).toEqual([]);
+  });
+
+  it('pans with a mouse drag and zooms with the wheel about the pointer', async () => {
+    const { page } = v;
+    await page.evaluate(() => window.cellsolveViewer!.loadSample('maze-101.png'));
+    await waitForStatus(page, ['ready']);
+    const box = (await page.$('#grid'))!.boundingBox();
+    const { x, y, width, height } = (await box)!;
+    const cx = x + width / 2;
+    const cy = y + height / 2;
+    const before = await page.evaluate(() => ({ ...window.cellsolveViewer!.view }));
+    await page.mouse.move(cx, cy);
+    await page.mouse.down();
+    await page.mouse.move(cx + 60, cy + 30, { steps: 4 });
+    await page.mouse.up();
+    const panned = await page.evaluate(() => ({ ...window.cellsolveViewer!.view }));
+    const dpr = await page.evaluate(() => window.devicePixelRatio);
+    expect(panned.centerX).toBeCloseTo(before.centerX - (60 * dpr) / before.pixelsPerCell, 3);
+    expect(panned.centerY).toBeCloseTo(before.centerY - (30 * dpr) / before.pixelsPerCell, 3);
+    // the cell under the pointer stays under it while zooming in
+    const [px, py] = [cx - 100, cy - 50];
+    await page.mouse.move(px, py);
+    const under = await page.evaluate((a: number, b: number) => [...window.cellsolveViewer!.view.pixelToCell(a, b)], (px - x) * dpr, (py - y) * dpr);
+    await page.mouse.wheel({ deltaY: -300 });
+    await page.waitForFunction((p: number) => window.cellsolveViewer!.view.pixelsPerCell > p * 1.5, { timeout: 5000 }, panned.pixelsPerCell);
+    const after = await page.evaluate((a: number, b: number) => [...window.cellsolveViewer!.view.pixelToCell(a, b)], (px - x) * dpr, (py - y) * dpr);
+    expect(after[0]).toBeCloseTo(under[0], 3);
+    expect(after[1]).toBeCloseTo(under[1], 3);
+    await settleFrames(page);
+    await screenshot(page, 'viewer-maze-101-zoomed');
+    expect(v.errors).toEqual([]);
+  });
+
+  it('says plainly when the browser has no WebGPU, and how to enable it', async () => {
+    // the same page in chromium without the WebGPU flags: no adapter
+    const browser = await puppeteer.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--headless=new', '--disable-features=WebGPU'] });
+    try {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push((e as Error).message));
+      await page.goto(v.url, { waitUntil: 'load' });
+      await page.waitForFunction(() => window.cellsolveViewer !== undefined, { timeout: 30_000 });
+      expect(await page.evaluate(() => window.cellsolveViewer!.ready)).toBe(false);
+      const text = await page.$eval('#no-webgpu', (e) => ((e as HTMLElement).hidden ? '' : (e as HTMLElement).innerText));
+      expect(text).toMatch(/needs WebGPU/i);
+      expect(text).toMatch(/enable-unsafe-webgpu/);
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
   });
 
   it('shows a clear error for a bad pattern, naming line and column', async () => {
