@@ -35,8 +35,8 @@ fn round_cells(s: Shape, first: u32, items: u32, total: u32, rules: u32) -> u32 
 }
 
 // Rounds shared by the workgroup's invocations (a grid's cells spread over them), a barrier after each. (One
-// invocation sweeping the whole grid with no barrier at all was 4x slower on SwiftShader: it runs a workgroup's
-// invocations 4 at a time, so the spread cells go 4 lanes wide.)
+// invocation sweeping the whole grid with no barrier at all, from private memory, was 2-4x slower on
+// SwiftShader, which runs a workgroup's invocations 4 lanes wide.)
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn sudoku_rounds(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
   let t = tile_index(workgroupId);
@@ -50,10 +50,13 @@ fn sudoku_rounds(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invoc
   var flags = 0u;
   var rounds = 0u;
   var fixpoint = false;
+  // Locked candidates cost most per cell: rounds use singles only until they stop changing anything, then one
+  // round with every rule; the fixpoint is a round of every rule that changes nothing (the same fixpoint).
+  var rules = g.param1 & ~RULE_LOCKED;
   for (var round = 1u; round <= MAX_ROUNDS; round++) {
     var f = 0u;
     if (localIndex < g.items) {
-      f = round_cells(s, localIndex, g.items, total, g.param1);
+      f = round_cells(s, localIndex, g.items, total, rules);
     }
     flags |= f;
     if ((f & FLAG_CHANGED) != 0u) {
@@ -71,8 +74,13 @@ fn sudoku_rounds(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invoc
       break;
     }
     if ((status & 0x7fffffffu) != round) {
-      fixpoint = true;
-      break;
+      if (rules == g.param1) {
+        fixpoint = true;
+        break;
+      }
+      rules = g.param1;
+    } else {
+      rules = g.param1 & ~RULE_LOCKED;
     }
     rounds++;
   }
