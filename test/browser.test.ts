@@ -2,6 +2,7 @@
 // localhost. Loads a sample of every kind the viewer knows, runs it to its end, checks the status text and canvas
 // pixels, saves screenshots under test-output/ and fails on any console error.
 import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMazes } from '../src/puzzles/maze/codec.ts';
 import { bfsPath } from '../src/puzzles/maze/reference.ts';
@@ -219,6 +220,20 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
     } finally {
       await browser.close();
     }
+  });
+
+  it('loads from the file picker and from pasted text, detecting the kind', async () => {
+    const { page } = v;
+    await page.select('#kind', 'auto');
+    const input = (await page.$('#file'))!;
+    await input.uploadFile(fileURLToPath(new URL('../samples/web/nonogram-25x25.txt', import.meta.url)));
+    await page.waitForFunction(() => /^nonogram: nonogram-25x25\.txt/.test(document.getElementById('title')!.textContent ?? ''), { timeout: 20_000 });
+    await page.select('#kind', 'auto');
+    await page.$eval('#paste', (e) => ((e as HTMLTextAreaElement).value = '..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..\n'));
+    await page.click('#load-paste');
+    await page.waitForFunction(() => /^sudoku: pasted/.test(document.getElementById('title')!.textContent ?? ''), { timeout: 20_000 });
+    expect(await waitForStatus(page, ['ready'])).toBe('ready');
+    expect(v.errors).toEqual([]);
   });
 
   it('shows a clear error for a bad pattern, naming line and column', async () => {

@@ -50,7 +50,7 @@ function deadendPathOf(maze: Maze, words: Uint32Array): number[] | Judgement {
   return bfsPath(maze, left) ?? { status: 'no path', detail: `${fake} cells filled as dead ends; start and end are not connected` };
 }
 
-const deadendCount = { shader: 'render/maze-count.wgsl', items: (m: Maze) => wordsPerRow(m.width) * m.height, label: 'open cells not yet filled (falls to the path length)' };
+const deadendCount = { shader: 'render/maze-count.wgsl', items: (m: Maze) => wordsPerRow(m.width) * m.height, label: 'open cells left (falls to the path)' };
 
 const methods: Record<string, MazeMethod> = {
   deadend: {
@@ -115,7 +115,7 @@ function loaded(maze: Maze, title: string, methodName: string): LoadedPuzzle {
       if (!verifyAsCli('maze', maze, pathToMoves(found, maze.width), verifyMoves)) return { status: 'error', detail: 'verifier rejected the path' };
       // params.y = 1: the palette draws the path (deadend: the cells left open; wavefront: the path plane in aux)
       renderParams[1] = 1;
-      const result: Judgement = { status: 'solved', detail: `path of ${found.length} cells after ${outcome.generations} generations, checked by the verifier` };
+      const result: Judgement = { status: 'solved', detail: `path of ${found.length} cells after ${plural(outcome.generations, 'generation')}, checked by the verifier` };
       if (renderAux) result.renderAux = plane(maze, found, renderAux.slice(), wordsPerRow(maze.width) * maze.height);
       return result;
     },
@@ -144,3 +144,5 @@ export const mazeViewer: ViewerKind = {
   },
   random: (width, height, seed, method) => loaded(generateMaze({ width, height, seed }), `generated ${width}x${height}, seed ${seed}`, method),
 };
+
+const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;

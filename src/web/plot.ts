@@ -38,13 +38,17 @@ export class CounterPlot {
     g.lineTo(cw - pad.right, ch - pad.bottom);
     g.stroke();
     g.fillStyle = '#9aa3ad';
-    g.fillText(String(maxValue), 4, pad.top + 8);
+    g.fillText(compact(maxValue), 4, pad.top + 8);
     g.fillText('0', pad.left - 12, ch - pad.bottom);
-    g.fillText(`gen ${maxGen}`, cw - pad.right - 60, ch - 4);
+    g.fillText(`gen ${compact(maxGen)}`, cw - pad.right - 60, ch - 4);
     g.strokeStyle = '#f0b429';
     g.lineWidth = 1.5;
     g.beginPath();
     points.forEach((p, i) => (i === 0 ? g.moveTo(x(p.generation), y(p.value)) : g.lineTo(x(p.generation), y(p.value))));
     g.stroke();
   }
+}
+
+function compact(n: number): string {
+  return n >= 1e6 ? `${(n / 1e6).toPrecision(3)}M` : n >= 1e4 ? `${(n / 1e3).toPrecision(3)}k` : String(n);
 }
