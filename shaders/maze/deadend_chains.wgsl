@@ -14,9 +14,9 @@
 // other ways are already fake, across region borders, until a cell with two open neighbours or a terminal. Two
 // chains that reach a cross-road together may both stop there; the next dispatch rescans and finishes it.
 //
-// Regions that cannot change are skipped: filling a cell stamps its region and the regions of its neighbours
-// with the dispatch number (BatchInfo.dispatchBase + step.generation); a region is scanned when its stamp is
-// from this or the previous dispatch (or it was never scanned). The grid is at its fixpoint when a dispatch fills
+// Regions that cannot change are skipped: a chain that stops at a cross-road stamps the cross-road's region with
+// the dispatch number (BatchInfo.dispatchBase + step.generation); a region is scanned when its stamp is from
+// this or the previous dispatch (or it was never scanned). The grid is at its fixpoint when a dispatch fills
 // nothing. CPU twin: deadendFill / deadendStep in src/puzzles/maze/reference.ts (same final state).
 //
 // State (src/puzzles/maze/pack.ts packDeadend): plane A (open), plane B (fake or terminal), then per region
@@ -38,12 +38,6 @@ struct Geom {
   dispatch: u32,
 }
 
-fn open_at(geom: Geom, x: u32, y: u32) -> bool {
-  // x, y wrap to huge values below zero: out of the grid, a wall
-  if (x >= geom.width || y >= geom.height) { return false; }
-  return ((atomicLoad(&state[geom.base + y * geom.wpr + x / 32u]) >> (x % 32u)) & 1u) != 0u;
-}
-
 fn region_of(geom: Geom, x: u32, y: u32) -> u32 {
   return (y / REGION_ROWS) * geom.wpr + x / 32u;
 }
@@ -56,40 +50,43 @@ fn stamp(geom: Geom, region: u32) {
 }
 
 // Follows a dead end from (x, y): fills while the cell is open, not a terminal and has at most one open
-// neighbour, moving on to that neighbour. Returns the cells filled.
-fn follow(geom: Geom, x0: u32, y0: u32, home: u32) -> u32 {
+// neighbour, moving on to that neighbour. Returns the cells filled. A chain that stops at a cell with two open
+// neighbours stamps that cell's region: if a chain on another branch stopped there at the same moment, the cell
+// is dead but unfilled, and the next dispatch rescans it. (Every open neighbour of a filled cell is the chain's
+// next cell, so no other cell can be left dead.)
+fn follow(geom: Geom, x0: u32, y0: u32) -> u32 {
   var x = x0;
   var y = y0;
   var filled = 0u;
-  var lastRegion = home;
   loop {
-    if (!open_at(geom, x, y)) { break; }
+    let wi = x / 32u;
+    let b = x % 32u;
+    let at = geom.base + y * geom.wpr + wi;
+    let me = atomicLoad(&state[at]);
+    if (((me >> b) & 1u) == 0u) { break; }
     let cell = y * geom.width + x;
     if (cell == geom.start || cell == geom.end) { break; }
-    var n = 0u;
-    var nx = x;
-    var ny = y;
-    if (open_at(geom, x, y - 1u)) { n++; nx = x; ny = y - 1u; }
-    if (open_at(geom, x, y + 1u)) { n++; nx = x; ny = y + 1u; }
-    if (open_at(geom, x - 1u, y)) { n++; nx = x - 1u; ny = y; }
-    if (open_at(geom, x + 1u, y)) { n++; nx = x + 1u; ny = y; }
-    if (n >= 2u) { break; }
-    let word = geom.base + y * geom.wpr + x / 32u;
-    let bit = 1u << (x % 32u);
-    let before = atomicAnd(&state[word], ~bit);
+    var up = 0u;
+    var down = 0u;
+    if (y > 0u) { up = (atomicLoad(&state[at - geom.wpr]) >> b) & 1u; }
+    if (y + 1u < geom.height) { down = (atomicLoad(&state[at + geom.wpr]) >> b) & 1u; }
+    var left = 0u;
+    var right = 0u;
+    if (b > 0u) { left = (me >> (b - 1u)) & 1u; } else if (wi > 0u) { left = atomicLoad(&state[at - 1u]) >> 31u; }
+    // bits past the width are walls in plane A, so no width test is needed inside a word
+    if (b < 31u) { right = (me >> (b + 1u)) & 1u; } else if (wi + 1u < geom.wpr) { right = atomicLoad(&state[at + 1u]) & 1u; }
+    let n = up + down + left + right;
+    if (n >= 2u) {
+      stamp(geom, region_of(geom, x, y));
+      break;
+    }
+    let bit = 1u << b;
+    let before = atomicAnd(&state[at], ~bit);
     if ((before & bit) == 0u) { break; } // another chain filled it meanwhile: it goes on from here
-    atomicOr(&state[word + geom.plane], bit);
+    atomicOr(&state[at + geom.plane], bit);
     filled++;
-    // this cell's region and those of its neighbours may hold new dead ends: rescan them next dispatch
-    let region = region_of(geom, x, y);
-    if (region != lastRegion) { stamp(geom, region); lastRegion = region; }
-    if (x % 32u == 0u && x > 0u) { stamp(geom, region - 1u); }
-    if (x % 32u == 31u && x + 1u < geom.width) { stamp(geom, region + 1u); }
-    if (y % REGION_ROWS == 0u && y > 0u) { stamp(geom, region - geom.wpr); }
-    if (y % REGION_ROWS == REGION_ROWS - 1u && y + 1u < geom.height) { stamp(geom, region + geom.wpr); }
     if (n == 0u) { break; }
-    x = nx;
-    y = ny;
+    if (up != 0u) { y -= 1u; } else if (down != 0u) { y += 1u; } else if (left != 0u) { x -= 1u; } else { x += 1u; }
   }
   return filled;
 }
@@ -141,7 +138,7 @@ fn deadend_chains(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invo
     while (dead != 0u) {
       let bit = firstTrailingBit(dead);
       dead &= dead - 1u;
-      filled += follow(geom, wx * 32u + bit, y, region);
+      filled += follow(geom, wx * 32u + bit, y);
     }
   }
   if (filled != 0u) {

@@ -8,7 +8,8 @@ import { Batch, type Mode } from '../../engine/batch.ts';
 import type { GenerateOptions, PuzzleKind, PuzzleRecord, SolveOptions, SolveResult } from '../types.ts';
 import { formatPng, formatText, mazeToText, movesToPath, parseMazes, pathToMoves, type Maze } from './codec.ts';
 import { generateMaze, type Algorithm } from './generate.ts';
-import { OPEN, TERMINAL, traceBack, verifyMoves, W } from './reference.ts';
+import { labelReader, planeReader } from './pack.ts';
+import { traceBack, verifyMoves, W } from './reference.ts';
 import { deadendChainsRule, deadendPath, deadendSyncRule, runDeadend, runWalker, runWavefront, walkerPath, walkerRule, wavefrontRule } from './solver.ts';
 
 export type { Maze };
@@ -63,14 +64,15 @@ async function solveAll(ctx: GpuContext, mazes: Maze[], opts: SolveOptions): Pro
     });
     return parts;
   }
-  let open: Uint8Array[] = mazes.map((m) => m.open);
+  let open: (Uint8Array | Uint32Array)[] = mazes.map((m) => m.open);
   let toWave = mazes.map((_, i) => i);
   if (method === 'deadend' || method === 'auto') {
     const res = await runDeadend(ctx, mazes, { ...run, mode: modeOption(opts.options, 'multi-gen') });
     toWave = [];
     res.forEach((r, i) => {
       const m = mazes[i];
-      const on = (j: number) => r.state[j] === OPEN || r.state[j] === TERMINAL;
+      const bit = planeReader(r.words, m.width);
+      const on = (j: number) => bit(j) === 1;
       Object.assign(parts[i], { generations: r.outcome.generations, dispatches: r.dispatches });
       parts[i].extra.deadendGenerations = r.outcome.generations;
       if (r.cellUpdates !== undefined) parts[i].extra.cellUpdates = r.cellUpdates;
@@ -78,11 +80,10 @@ async function solveAll(ctx: GpuContext, mazes: Maze[], opts: SolveOptions): Pro
         Object.assign(parts[i], { status: 'unsolved', reason: r.outcome.status });
         return;
       }
-      const judged = judgeLeftover(m, deadendPath(m, r.state), on);
+      const judged = judgeLeftover(m, deadendPath(m, r.words), on);
       if (method === 'auto' && judged.status === 'unsolved') {
-        const left = new Uint8Array(m.open.length);
-        for (let j = 0; j < left.length; j++) left[j] = on(j) ? 1 : 0;
-        open[i] = left;
+        // what is left open (plane A of the dead-end state) is the wavefront's maze, still packed
+        open[i] = r.words;
         toWave.push(i);
       } else Object.assign(parts[i], judged);
     });
@@ -100,7 +101,7 @@ async function solveAll(ctx: GpuContext, mazes: Maze[], opts: SolveOptions): Pro
         Object.assign(p, { status: 'unsolved', reason: r.outcome.status });
         return;
       }
-      const traced = traceBack({ ...mazes[i], open: open[i] }, r.state);
+      const traced = traceBack(mazes[i], labelReader(r.words, mazes[i].width, mazes[i].height));
       if (!traced) p.status = 'contradiction';
       else {
         p.status = 'solved';

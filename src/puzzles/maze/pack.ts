@@ -16,14 +16,20 @@ export function tileCount(width: number, height: number, tileWords: number, tile
   return { x: Math.ceil(wordsPerRow(width) / tileWords), y: Math.ceil(height / tileRows) };
 }
 
-/** One bit plane from a 0/1 (or any truthy) cell array. */
+/** One bit plane from a 0/1 cell array (each word assembled in a register: this runs over 36 M cells). */
 export function packPlane(cells: ArrayLike<number>, width: number, height: number, out?: Uint32Array, at = 0): Uint32Array {
   const wpr = wordsPerRow(width);
   const words = out ?? new Uint32Array(wpr * height);
   for (let y = 0; y < height; y++) {
     const row = y * width;
     const base = at + y * wpr;
-    for (let x = 0; x < width; x++) if (cells[row + x]) words[base + (x >> 5)] |= 1 << (x & 31);
+    for (let k = 0; k < wpr; k++) {
+      const x0 = row + 32 * k;
+      const n = Math.min(32, width - 32 * k);
+      let v = 0;
+      for (let b = 0; b < n; b++) v |= (cells[x0 + b] & 1) << b;
+      words[base + k] = v;
+    }
   }
   return words;
 }
@@ -110,4 +116,21 @@ export function unpackWalker(words: Uint32Array, width: number, height: number):
     for (let x = 0; x < width; x++) s[y * width + x] = (words[y * wpr + (x >> 3)] >>> (4 * (x & 7))) & 15;
   }
   return s;
+}
+
+/** bit i (cell y * width + x) of a plane starting at word `at` */
+export function planeReader(words: Uint32Array, width: number, at = 0): (i: number) => number {
+  const wpr = wordsPerRow(width);
+  return (i) => {
+    const y = Math.floor(i / width);
+    const x = i - y * width;
+    return (words[at + y * wpr + (x >> 5)] >>> (x & 31)) & 1;
+  };
+}
+
+/** the wavefront label (0, or 1 + distance mod 3) of cell i, read from the packed planes */
+export function labelReader(words: Uint32Array, width: number, height: number): (i: number) => number {
+  const lo = planeReader(words, width, 0);
+  const hi = planeReader(words, width, wordsPerRow(width) * height);
+  return (i) => lo(i) | (hi(i) << 1);
 }

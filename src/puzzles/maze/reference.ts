@@ -186,9 +186,10 @@ export function wavefrontLabels(maze: Maze, open: Uint8Array = maze.open, stopAt
  * step nearer the start (neighbours' distances differ by at most 1, and d - 1, d, d + 1 differ mod 3). Also counts
  * the shortest paths (capped at 2) over the whole shortest-path DAG, to say whether the path is the only one.
  */
-export function traceBack(maze: Maze, labels: Uint8Array): { path: number[]; unique: boolean } | null {
+export function traceBack(maze: Maze, labelsIn: Uint8Array | ((i: number) => number)): { path: number[]; unique: boolean } | null {
   const { width: w, height: h, start, end } = maze;
-  if (!labels[end]) return null;
+  const label = typeof labelsIn === 'function' ? labelsIn : (i: number) => labelsIn[i];
+  if (!label(end)) return null;
   const nbrs = (i: number) => {
     const x = i % w;
     return [x > 0 ? i - 1 : -1, x < w - 1 ? i + 1 : -1, i >= w ? i - w : -1, i + w < w * h ? i + w : -1];
@@ -201,17 +202,17 @@ export function traceBack(maze: Maze, labels: Uint8Array): { path: number[]; uni
   while (level.length && !count.has(start)) {
     const nextCount = new Map<number, number>();
     for (const i of level) {
-      const want = prevLabel(labels[i]);
+      const want = prevLabel(label(i));
       for (const j of nbrs(i)) {
-        if (j < 0 || labels[j] !== want || !maze.open[j]) continue;
+        if (j < 0 || label(j) !== want) continue;
         nextCount.set(j, Math.min(2, (nextCount.get(j) ?? 0) + count.get(i)!));
       }
     }
     if (nextCount.size === 0) return null;
     // the path follows the first predecessor of its last cell
     const last = path[path.length - 1];
-    const want = prevLabel(labels[last]);
-    const step = nbrs(last).find((j) => j >= 0 && labels[j] === want && nextCount.has(j))!;
+    const want = prevLabel(label(last));
+    const step = nbrs(last).find((j) => j >= 0 && label(j) === want && nextCount.has(j))!;
     path.push(step);
     count.clear();
     for (const [k, v] of nextCount) count.set(k, v);

@@ -15,7 +15,9 @@ import {
   deadendRegions,
   packDeadend,
   packWalker,
+  packPlane,
   packWavefront,
+  planeReader,
   tileCount,
   unpackDeadend,
   unpackWalker,
@@ -78,7 +80,23 @@ export interface RunInfo {
 }
 
 export interface RunResult<S> extends RunInfo {
-  state: S;
+  /** the final state words as the shader left them */
+  words: Uint32Array;
+  /** the final state, one code per cell (unpacked on first use: a pass over every cell) */
+  readonly state: S;
+}
+
+function result<S>(words: Uint32Array, outcome: GridOutcome, unpack: (w: Uint32Array) => S, extra: Partial<RunInfo> = {}): RunResult<S> {
+  let cached: S | undefined;
+  return {
+    words,
+    outcome,
+    dispatches: outcome.dispatches,
+    ...extra,
+    get state() {
+      return (cached ??= unpack(words));
+    },
+  };
 }
 
 export interface RunOpts {
@@ -157,31 +175,32 @@ export async function runDeadend(ctx: GpuContext, mazes: Maze[], opts: RunOpts &
   const runs = await runGrids(ctx, rule, inputs, { ...opts, mode });
   return runs.map((r, i) => {
     const m = mazes[i];
-    const info: RunResult<Uint8Array> = { state: unpackDeadend(r.words, m.width, m.height), outcome: r.outcome, dispatches: r.outcome.dispatches };
+    const extra: Partial<RunInfo> = {};
     if (mode !== 'one-gen') {
       const meta = 2 * wordsPerRow(m.width) * m.height;
       let fills = 0;
       for (let k = meta; k < r.words.length; k += DEADEND_REGION_META) fills += r.words[k + 1];
-      info.cellUpdates = fills;
+      extra.cellUpdates = fills;
     }
-    return info;
+    return result(r.words, r.outcome, (w) => unpackDeadend(w, m.width, m.height), extra);
   });
 }
 
-/** the path left by dead-end filling, when what is left is one simple path (no loops) */
-export function deadendPath(maze: Maze, state: Uint8Array): number[] | null {
-  return simplePath(maze, (i) => state[i] === OPEN || state[i] === TERMINAL);
+/** the path left by dead-end filling, when what is left is one simple path (no loops); reads the packed state */
+export function deadendPath(maze: Maze, words: Uint32Array): number[] | null {
+  const open = planeReader(words, maze.width);
+  return simplePath(maze, (i) => open(i) === 1);
 }
 
 // ---- wavefront ----
 
-export function wavefrontInput(maze: Maze, open: Uint8Array, mode: Mode, maxGenerations?: number): GridInput {
+/** `open`: one byte per cell, or an already packed open plane (e.g. plane A of a dead-end state) */
+export function wavefrontInput(maze: Maze, open: Uint8Array | Uint32Array, mode: Mode, maxGenerations?: number): GridInput {
   const { width: w, height: h } = maze;
   const n = waveRegions(w, h);
-  const aux = new Uint32Array(wordsPerRow(w) * h);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) if (open[y * w + x]) aux[y * wordsPerRow(w) + (x >> 5)] |= 1 << (x & 31);
-  }
+  const plane = wordsPerRow(w) * h;
+  const aux = open instanceof Uint32Array ? open.subarray(0, plane) : packPlane(open, w, h);
+  void mode;
   return {
     width: w,
     height: h,
@@ -193,15 +212,11 @@ export function wavefrontInput(maze: Maze, open: Uint8Array, mode: Mode, maxGene
   };
 }
 
-export async function runWavefront(ctx: GpuContext, mazes: Maze[], opts: RunOpts & { open?: Uint8Array[] } = {}): Promise<RunResult<Uint8Array>[]> {
+export async function runWavefront(ctx: GpuContext, mazes: Maze[], opts: RunOpts & { open?: (Uint8Array | Uint32Array)[] } = {}): Promise<RunResult<Uint8Array>[]> {
   const mode = opts.mode ?? 'multi-gen';
   const inputs = mazes.map((m, i) => wavefrontInput(m, opts.open?.[i] ?? m.open, mode, opts.maxGenerations));
   const runs = await runGrids(ctx, wavefrontRule, inputs, { ...opts, mode });
-  return runs.map((r, i) => ({
-    state: unpackWavefront(r.words, mazes[i].width, mazes[i].height),
-    outcome: r.outcome,
-    dispatches: r.outcome.dispatches,
-  }));
+  return runs.map((r, i) => result(r.words, r.outcome, (w) => unpackWavefront(w, mazes[i].width, mazes[i].height)));
 }
 
 export { traceBack };
@@ -216,7 +231,7 @@ export function walkerInput(maze: Maze, maxGenerations?: number): GridInput {
 export async function runWalker(ctx: GpuContext, mazes: Maze[], opts: RunOpts = {}): Promise<RunResult<Uint8Array>[]> {
   const inputs = mazes.map((m) => walkerInput(m, opts.maxGenerations));
   const runs = await runGrids(ctx, walkerRule, inputs, { ...opts, mode: 'one-gen' });
-  return runs.map((r, i) => ({ state: unpackWalker(r.words, mazes[i].width, mazes[i].height), outcome: r.outcome, dispatches: r.outcome.dispatches }));
+  return runs.map((r, i) => result(r.words, r.outcome, (w) => unpackWalker(w, mazes[i].width, mazes[i].height)));
 }
 
 export function walkerPath(maze: Maze, state: Uint8Array): number[] | null {
