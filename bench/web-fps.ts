@@ -2,6 +2,7 @@
 // (the same set-up as test/browser.test.ts). `cellsolve bench web-fps [--sample FILE] [--seconds S]`, or
 // `npx tsx bench/web-fps.ts`. Cases: panning while paused, panning while the automaton runs, and, side by side in
 // the same run, the page's bare animation-frame rate (nothing drawn) that bounds both.
+import { cpus, loadavg } from 'node:os';
 import type { Page } from 'puppeteer';
 import type { GpuContext } from '../src/gpu/context.ts';
 import { haveChromium, openViewer, settleFrames } from '../test/browser-harness.ts';
@@ -82,13 +83,15 @@ export async function bench(_ctx: GpuContext | null, args: BenchArgs): Promise<v
     rows.push(['pan-while-running', running, { status }]);
     await page.evaluate(() => window.cellsolveViewer!.redraw());
 
-    process.stdout.write(`# bench web-fps: ${title}, canvas ${canvas} device pixels, chromium WebGPU on SwiftShader\n`);
+    // SwiftShader draws on the CPU: other processes' load moves these numbers a lot, so it is printed with them
+    const load = loadavg().map((x) => x.toFixed(1)).join(' ');
+    process.stdout.write(`# bench web-fps: ${title}, canvas ${canvas} device pixels, chromium WebGPU on SwiftShader, ${cpus().length} cores, load average ${load}\n`);
     for (const [name, c, extra] of rows) {
       const ratio = bare.fps > 0 ? c.fps / bare.fps : 0;
       process.stdout.write(`${name.padEnd(20)} fps ${c.fps.toFixed(1).padStart(6)}  frames ${String(c.frames).padStart(5)}  seconds ${c.seconds.toFixed(1)}  of raf rate ${(ratio * 100).toFixed(0)}%\n`);
       if (args.json) {
         process.stdout.write(
-          JSON.stringify({ bench: 'web-fps', case: name, adapter: 'chromium swiftshader', sample, canvas, ...c, ...extra, peer: { name: 'bare requestAnimationFrame', perSec: bare.fps }, ratio }) + '\n',
+          JSON.stringify({ bench: 'web-fps', case: name, adapter: 'chromium swiftshader', sample, canvas, loadAverage: loadavg()[0], ...c, ...extra, peer: { name: 'bare requestAnimationFrame', perSec: bare.fps }, ratio }) + '\n',
         );
       }
     }

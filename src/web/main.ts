@@ -122,6 +122,7 @@ class Viewer {
     await session.start();
     session.onUpdate = () => (this.uiDirty = true);
     session.onPlot = () => (this.plotDirty = true);
+    session.interacting = () => performance.now() - this.lastMove < MOVING_MS;
     this.session = session;
     this.auxVersion = session.renderAuxVersion;
     this.fitView();

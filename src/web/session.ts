@@ -42,6 +42,11 @@ export class Session {
   onUpdate: () => void = () => {};
   /** only the plot's points changed */
   onPlot: () => void = () => {};
+  /**
+   * True while the user moves the view: the run holds its next chunk until the view rests. On a GPU both fit in a
+   * frame; on a software rasteriser compute and drawing share the same cores, and panning must stay smooth.
+   */
+  interacting: () => boolean = () => false;
 
   constructor(
     private readonly ctx: GpuContext,
@@ -171,6 +176,7 @@ export class Session {
       this.onUpdate();
       if (single || this.stopRequested) throw new StopRun();
       if (framePaced) await nextFrame();
+      while (this.interacting() && !this.stopRequested) await nextFrame();
       if (this.stopRequested) throw new StopRun();
     };
     this.loop = (async () => {
