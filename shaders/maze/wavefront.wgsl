@@ -14,15 +14,18 @@
 // generation and K <= 32. No workgroup memory and no barriers (on SwiftShader a barrier costs a coroutine switch
 // per invocation).
 //
-// Ping-pong with skipping: a region whose 3x3 neighbourhood changed in neither of the last two dispatches cannot
-// change now, and both buffers already hold its words (it ran, unchanged, at least once since its last change),
-// so it writes nothing. Each region's last-change dispatch number sits after the planes and is carried to dst by
-// every run. Once the end cell is reached every region only copies, so the grid reaches a fixpoint.
-//
-// State (pack.ts packWavefront): plane lo, plane hi, one stamp per region. aux: the open plane. param1 = end cell.
+// Ping-pong with skipping. A region must run when its own cells changed in one of the last two dispatches (the
+// second run makes both buffers hold the same words), or when something it reads changed in the last one: with
+// one generation, a neighbour's facing row or column; with K, anything in the 3x3 neighbourhood. Otherwise its
+// next state is the one it has and both buffers hold it, so it writes nothing. The stamps (dispatch numbers) sit
+// after the planes and are carried to dst by every run. Once the end cell is reached every region only copies,
+// so the grid reaches a fixpoint.
+// State (pack.ts packWavefront): plane lo, plane hi, REGION_META stamps per region. aux: the open plane. param1 = end cell.
 
 override REGION_ROWS: u32 = 32u;
 override GENERATIONS: u32 = 16u;
+
+const REGION_META: u32 = 5u;
 
 // private window: 3 words by at most WINDOW_ROWS rows (REGION_ROWS + 2 * GENERATIONS must not exceed it)
 const WINDOW_ROWS: u32 = 96u;
@@ -47,6 +50,17 @@ fn across(p: vec3u, c: u32) -> u32 {
   return from_left(p[c], left) | from_right(p[c], right);
 }
 
+// which of a region's parts a change `diff` in row y touches (bits as in `edges` below)
+fn edge_bits(diff: u32, y: u32, y0: u32, y1: u32) -> u32 {
+  if (diff == 0u) { return 0u; }
+  var e = 1u;
+  if (y == y0) { e |= 2u; }
+  if (y + 1u == y1) { e |= 4u; }
+  if ((diff & 1u) != 0u) { e |= 8u; }
+  if ((diff >> 31u) != 0u) { e |= 16u; }
+  return e;
+}
+
 fn wave_region(workgroupId: vec3u, localIndex: u32, generations: u32) {
   let t = tile_index(workgroupId);
   if (t >= batch.tileCount) { return; }
@@ -65,19 +79,29 @@ fn wave_region(workgroupId: vec3u, localIndex: u32, generations: u32) {
   let y1 = min(y0 + REGION_ROWS, g.height);
   let dispatch = batch.dispatchBase + step.generation;
 
-  // skip: nothing in the 3x3 neighbourhood changed in the last two dispatches (stamp 0: never ran)
-  let own = src[metaBase + region];
-  var newest = own;
-  let neverRan = own == 0u;
-  for (var dy = 0u; dy < 3u; dy++) {
-    for (var dx = 0u; dx < 3u; dx++) {
-      let nx = wx + dx - 1u;
-      let ny = ry + dy - 1u;
-      if (nx >= wpr || ny >= regionsY) { continue; }
-      newest = max(newest, src[metaBase + ny * wpr + nx]);
+  // Skip test. Per region: [0] last dispatch that changed it, [1..4] last that changed its top row, bottom row,
+  // left column, right column (what the region above, below, left, right reads). 0: never ran.
+  let metaAt = metaBase + REGION_META * region;
+  let own = src[metaAt];
+  var run = own == 0u || own + 2u >= dispatch;
+  if (generations == 0u) {
+    // one generation reads one cell around the region: only the neighbours' facing edges matter
+    if (ry > 0u) { run = run || src[metaAt - REGION_META * wpr + 2u] + 1u >= dispatch; }
+    if (ry + 1u < regionsY) { run = run || src[metaAt + REGION_META * wpr + 1u] + 1u >= dispatch; }
+    if (wx > 0u) { run = run || src[metaAt - REGION_META + 4u] + 1u >= dispatch; }
+    if (wx + 1u < wpr) { run = run || src[metaAt + REGION_META + 3u] + 1u >= dispatch; }
+  } else {
+    // K generations read K cells around it: any change in the 3x3 neighbourhood
+    for (var dy = 0u; dy < 3u; dy++) {
+      for (var dx = 0u; dx < 3u; dx++) {
+        let nx = wx + dx - 1u;
+        let ny = ry + dy - 1u;
+        if (nx >= wpr || ny >= regionsY) { continue; }
+        run = run || src[metaBase + REGION_META * (ny * wpr + nx)] + 2u >= dispatch;
+      }
     }
   }
-  if (!neverRan && newest + 2u < dispatch) { return; }
+  if (!run) { return; }
   report_count(t, localIndex, 1u); // region runs, for the statistics
 
   // the end reached: only copy (so both buffers agree and the grid reaches its fixpoint)
@@ -86,7 +110,7 @@ fn wave_region(workgroupId: vec3u, localIndex: u32, generations: u32) {
   let endWord = base + ey * wpr + ex / 32u;
   let done = (((src[endWord] | src[endWord + plane]) >> (ex % 32u)) & 1u) != 0u;
 
-  var changed = false;
+  var edges = 0u; // bit 0: anything changed; 1 top row, 2 bottom row, 3 left column, 4 right column
   if (generations == 0u && !done) {
     // one generation straight from src: the rows above, at and below roll through registers
     var upLo = 0u;
@@ -129,7 +153,7 @@ fn wave_region(workgroupId: vec3u, localIndex: u32, generations: u32) {
         let n3 = fresh & (up[1].x | down[1].x | across(me[1], 1u));
         nlo = lo | n1 | n3;
         nhi = hi | n2 | n3;
-        if (nlo != lo || nhi != hi) { changed = true; }
+        edges |= edge_bits((nlo ^ lo) | (nhi ^ hi), y, y0, y1);
       }
       dst[at] = nlo;
       dst[at + plane] = nhi;
@@ -204,13 +228,16 @@ fn wave_region(workgroupId: vec3u, localIndex: u32, generations: u32) {
       let at = base + y * wpr + wx;
       let lo = w.lo[r * 3u + 1u];
       let hi = w.hi[r * 3u + 1u];
-      if (lo != src[at] || hi != src[at + plane]) { changed = true; }
+      edges |= edge_bits((lo ^ src[at]) | (hi ^ src[at + plane]), y, y0, y1);
       dst[at] = lo;
       dst[at + plane] = hi;
     }
   }
-  dst[metaBase + region] = select(max(own, 1u), dispatch, changed);
-  if (changed) { report_flags(t, localIndex, FLAG_CHANGED); }
+  dst[metaAt] = select(max(own, 1u), dispatch, (edges & 1u) != 0u);
+  for (var k = 1u; k < REGION_META; k++) {
+    dst[metaAt + k] = select(src[metaAt + k], dispatch, ((edges >> k) & 1u) != 0u);
+  }
+  if (edges != 0u) { report_flags(t, localIndex, FLAG_CHANGED); }
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)

@@ -51,6 +51,8 @@ export const deadendChainsRule: Rule = {
 export const WAVE_GENERATIONS = 16;
 /** a wavefront region: one word (32 cells) by WAVE_REGION_ROWS rows, one invocation (shaders/maze/wavefront.wgsl) */
 export const WAVE_REGION_ROWS = 32;
+/** stamps per wavefront region after the planes: last change anywhere, in its top/bottom row, left/right column */
+const WAVE_REGION_META = 5;
 const waveRegions = (w: number, h: number) => wordsPerRow(w) * Math.ceil(h / WAVE_REGION_ROWS);
 
 export const wavefrontRule: Rule = {
@@ -205,7 +207,7 @@ export function wavefrontInput(maze: Maze, open: Uint8Array | Uint32Array, mode:
     width: w,
     height: h,
     items: n,
-    state: packWavefront(maze, n),
+    state: packWavefront(maze, n * WAVE_REGION_META),
     aux,
     params: [maze.start, maze.end],
     maxGenerations,
