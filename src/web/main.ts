@@ -137,6 +137,11 @@ class Viewer {
     if (p) this.view.fit(p.width, p.height, p.fitMargin);
   }
 
+  fit(): void {
+    this.fitView();
+    this.moved();
+  }
+
   togglePlay(): void {
     const s = this.session;
     if (!s) return;
@@ -315,10 +320,7 @@ class Viewer {
       },
       { passive: false },
     );
-    el.addEventListener('dblclick', () => {
-      if (this.puzzle) this.fitView();
-      this.moved();
-    });
+    el.addEventListener('dblclick', () => this.fit());
   }
 }
 
@@ -429,6 +431,21 @@ async function main(): Promise<void> {
   ui.step.addEventListener('click', () => viewer.step());
   ui.reset.addEventListener('click', () => void viewer.reset());
   ui.speed.addEventListener('change', () => void viewer.restartIfRunning());
+  // keys: space play/pause, s step, r reset, f fit (not while typing in the paste box)
+  window.addEventListener('keydown', (e) => {
+    if (e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLInputElement || e.ctrlKey || e.metaKey || e.altKey) return;
+    const action: Record<string, () => void> = {
+      ' ': () => viewer.togglePlay(),
+      s: () => viewer.step(),
+      r: () => void viewer.reset(),
+      f: () => viewer.fit(),
+    };
+    const run = action[e.key];
+    if (run) {
+      e.preventDefault();
+      run();
+    }
+  });
   ui.multiGen.addEventListener('change', () => void viewer.restartIfRunning());
 
   window.cellsolveViewer = {
