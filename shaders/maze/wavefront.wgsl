@@ -24,6 +24,7 @@
 
 override REGION_ROWS: u32 = 32u;
 override GENERATIONS: u32 = 16u;
+override REGIONS_PER_ITEM: u32 = 8u;
 
 const REGION_META: u32 = 5u;
 
@@ -61,13 +62,30 @@ fn edge_bits(diff: u32, y: u32, y0: u32, y1: u32) -> u32 {
   return e;
 }
 
-fn wave_region(workgroupId: vec3u, localIndex: u32, generations: u32) {
+// One work item runs a column of up to REGIONS_PER_ITEM regions (fewer workgroups per dispatch: with one
+// generation per dispatch, tens of thousands of dispatches each launch every workgroup of the grid).
+fn wave_item(workgroupId: vec3u, localIndex: u32, generations: u32) {
   let t = tile_index(workgroupId);
   if (t >= batch.tileCount) { return; }
   let tile = tiles[t];
   let g = grids[tile.grid];
-  let region = tile.firstItem + localIndex;
-  if (region >= g.items) { return; }
+  let item = tile.firstItem + localIndex;
+  if (item >= g.items) { return; }
+  let wpr = (g.width + 31u) / 32u;
+  let regionsY = (g.height + REGION_ROWS - 1u) / REGION_ROWS;
+  let wx = item % wpr;
+  let firstRow = (item / wpr) * REGIONS_PER_ITEM;
+  var changed = false;
+  for (var k = 0u; k < REGIONS_PER_ITEM; k++) {
+    let ry = firstRow + k;
+    if (ry >= regionsY) { break; }
+    if (wave_region(g, ry * wpr + wx, generations)) { changed = true; }
+  }
+  if (changed) { report_flags(t, localIndex, FLAG_CHANGED); }
+}
+
+// Runs one region if it may change; returns whether it changed.
+fn wave_region(g: Grid, region: u32, generations: u32) -> bool {
   let wpr = (g.width + 31u) / 32u;
   let plane = wpr * g.height;
   let base = g.stateOffset;
@@ -101,8 +119,7 @@ fn wave_region(workgroupId: vec3u, localIndex: u32, generations: u32) {
       }
     }
   }
-  if (!run) { return; }
-  report_count(t, localIndex, 1u); // region runs, for the statistics
+  if (!run) { return false; }
 
   // the end reached: only copy (so both buffers agree and the grid reaches its fixpoint)
   let ex = g.param1 % g.width;
@@ -237,15 +254,15 @@ fn wave_region(workgroupId: vec3u, localIndex: u32, generations: u32) {
   for (var k = 1u; k < REGION_META; k++) {
     dst[metaAt + k] = select(src[metaAt + k], dispatch, ((edges >> k) & 1u) != 0u);
   }
-  if (edges != 0u) { report_flags(t, localIndex, FLAG_CHANGED); }
+  return edges != 0u;
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn wave_step(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
-  wave_region(workgroupId, localIndex, 0u);
+  wave_item(workgroupId, localIndex, 0u);
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn wave_multi(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
-  wave_region(workgroupId, localIndex, GENERATIONS);
+  wave_item(workgroupId, localIndex, GENERATIONS);
 }

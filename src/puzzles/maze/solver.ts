@@ -53,14 +53,17 @@ export const WAVE_GENERATIONS = 16;
 export const WAVE_REGION_ROWS = 32;
 /** stamps per wavefront region after the planes: last change anywhere, in its top/bottom row, left/right column */
 const WAVE_REGION_META = 5;
+/** regions (stacked vertically) per work item */
+export const WAVE_REGIONS_PER_ITEM = 8;
 const waveRegions = (w: number, h: number) => wordsPerRow(w) * Math.ceil(h / WAVE_REGION_ROWS);
+const waveItems = (w: number, h: number) => wordsPerRow(w) * Math.ceil(h / WAVE_REGION_ROWS / WAVE_REGIONS_PER_ITEM);
 
 export const wavefrontRule: Rule = {
   name: 'maze.wavefront',
   files: ['maze/common.wgsl', 'maze/wavefront.wgsl'],
   entryPoints: ['wave_step'],
   stateAccess: 'ping-pong',
-  constants: { REGION_ROWS: WAVE_REGION_ROWS, GENERATIONS: WAVE_GENERATIONS },
+  constants: { REGION_ROWS: WAVE_REGION_ROWS, GENERATIONS: WAVE_GENERATIONS, REGIONS_PER_ITEM: WAVE_REGIONS_PER_ITEM },
   tracksCompletion: false,
   multiGeneration: { entryPoint: 'wave_multi', generationsPerDispatch: WAVE_GENERATIONS, exact: true },
 };
@@ -206,7 +209,7 @@ export function wavefrontInput(maze: Maze, open: Uint8Array | Uint32Array, mode:
   return {
     width: w,
     height: h,
-    items: n,
+    items: waveItems(w, h),
     state: packWavefront(maze, n * WAVE_REGION_META),
     aux,
     params: [maze.start, maze.end],
