@@ -46,17 +46,19 @@ function loaded(p: SudokuPuzzle, title: string, method: string): LoadedPuzzle {
     count: { shader: 'render/sudoku-count.wgsl', items: cells },
     judge(outcome, state) {
       const masks = state.subarray(0, cells);
-      const gens = outcome.generations;
+      // the in-place rule counts its rounds in the word after the masks (pack.ts caInput `rounds`)
+      const gens = rounds ? state[cells] : outcome.generations;
+      const unit = rounds ? 'rounds' : 'generations';
       const empty = masks.findIndex((m) => m === 0);
       if (empty >= 0 || outcome.status === 'contradiction') {
         const where = empty >= 0 ? ` (row ${Math.floor(empty / p.n) + 1}, column ${(empty % p.n) + 1} has no candidate)` : '';
         return { status: 'contradiction', detail: `no solution exists${where}` };
       }
       const open = masks.reduce((n, m) => n + (popcount(m) > 1 ? 1 : 0), 0);
-      if (open > 0) return { status: 'stuck', detail: `the automaton stalls with ${open} undecided cells after ${gens} generations: this puzzle needs search (--method full)`, generations: gens };
+      if (open > 0) return { status: 'stuck', detail: `the automaton stalls with ${open} undecided cells after ${gens} ${unit}: this puzzle needs search (--method full)`, generations: gens };
       const solution = solutionString(p, masksToValues(masks));
       if (!verifyAsCli('sudoku', p, solution, verify)) return { status: 'error', detail: 'verifier rejected the grid' };
-      return { status: 'solved', detail: `solved in ${gens} generations, checked by the verifier`, generations: gens };
+      return { status: 'solved', detail: `solved in ${gens} ${unit}, checked by the verifier`, generations: gens };
     },
   };
 }
