@@ -2,7 +2,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { formatPng, formatText, mazeToText, movesToPath, parseMazes, pathToMoves } from '../src/puzzles/maze/codec.ts';
 import { generateMaze, rng } from '../src/puzzles/maze/generate.ts';
-import { bfsPath, deadendFill, deadendStep, FAKE, initialDeadendState, OPEN, simplePath, TERMINAL, traceBack, verifyMoves, walkerRun, wavefrontLabels, W } from '../src/puzzles/maze/reference.ts';
+import { bfsPath, deadendFill, deadendStep, FAKE, initialDeadendState, OPEN, simplePath, TERMINAL, traceBack, verifyMoves, walkerRun, walkerRunFast, wavefrontLabels, W } from '../src/puzzles/maze/reference.ts';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const mikepound = '../shared/data/maze/mikepound/';
@@ -191,6 +191,16 @@ describe('maze generator and CPU references', () => {
       const on = (v: number) => v === W.START || v === W.WALKED || v === W.WALKED_CROSS || v === W.EXIT;
       expect(simplePath(m, (i) => on(state[i]))).toEqual(bfsPath(m));
       expect(state.includes(W.PATH)).toBe(false);
+    }
+  });
+
+  it('the O(changes) walker twin equals the full synchronous one, loops included', () => {
+    for (const [w, h, seed, algorithm, loops] of [[31, 25, 1, 'dfs', 0], [101, 77, 2, 'kruskal', 5], [3, 3, 3, 'dfs', 0], [150, 61, 4, 'dfs', 20]] as const) {
+      const m = generateMaze({ width: w, height: h, seed, algorithm, loops });
+      const a = walkerRun(m);
+      const b = walkerRunFast(m);
+      expect(b.generations).toBe(a.generations);
+      expect(Array.from(b.state)).toEqual(Array.from(a.state));
     }
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseMazes, type Maze } from '../src/puzzles/maze/codec.ts';
 import { generateMaze } from '../src/puzzles/maze/generate.ts';
 import { mazeKind } from '../src/puzzles/maze/index.ts';
-import { bfsPath, deadendFill, walkerRun, wavefrontLabels } from '../src/puzzles/maze/reference.ts';
+import { bfsPath, deadendFill, walkerRun, walkerRunFast, wavefrontLabels } from '../src/puzzles/maze/reference.ts';
 import { runDeadend, runWalker, runWavefront } from '../src/puzzles/maze/solver.ts';
 import { skipGpu, withDevice } from './gpu.ts';
 
@@ -88,6 +88,18 @@ describe.skipIf(skipGpu)('maze rules on the GPU match the CPU twins', () => {
         expect(firstDiff(res[i].state, ref.state), `${m.width}x${m.height}`).toBe(-1);
         expect(res[i].outcome.generations).toBe(ref.generations);
       });
+    });
+  });
+});
+
+describe.skipIf(skipGpu)('the walker at 1001x1001 (issue 3: must match the CPU reference up to this size)', () => {
+  it('a 1001x1001 Kruskal maze: same final state and generation count as the CPU twin', { timeout: 600_000 }, async () => {
+    await withDevice(async (ctx) => {
+      const m = generateMaze({ width: 1001, height: 1001, seed: 5, algorithm: 'kruskal' });
+      const [r] = await runWalker(ctx, [m]);
+      const ref = walkerRunFast(m);
+      expect(r.outcome.generations).toBe(ref.generations);
+      expect(firstDiff(r.state, ref.state)).toBe(-1);
     });
   });
 });

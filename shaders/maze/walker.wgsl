@@ -6,33 +6,14 @@
 //   path: active neighbour -> walked (walked cross-road if >= 3 passable neighbours); else cross-road if >= 3.
 //   cross-road: active neighbour -> walked cross-road.
 //   walked / walked cross-road with <= 1 passable neighbour -> fake (the walk backs out of a dead end).
-// State: 4 bits per cell, 8 cells per word, rows of ceil(width / 8) words; one work item per word.
+// State: 4 bits per cell, 8 cells per word, rows of ceil(width / 8) words, then the region stamps.
 
 fn cell(word: u32, i: u32) -> u32 {
   return (word >> (4u * i)) & 15u;
 }
 
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn walker_step(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
-  let t = tile_index(workgroupId);
-  if (t >= batch.tileCount) { return; }
-  let tile = tiles[t];
-  let g = grids[tile.grid];
-  let item = tile.firstItem + localIndex;
-  if (item >= g.items) { return; }
-  let wpr = (g.width + 7u) / 8u;
-  let y = item / wpr;
-  let wx = item % wpr;
-  let at = g.stateOffset + item;
-  let me = src[at];
-  var up = 0u;
-  var down = 0u;
-  var left = 0u;
-  var right = 0u;
-  if (y > 0u) { up = src[at - wpr]; }
-  if (y + 1u < g.height) { down = src[at + wpr]; }
-  if (wx > 0u) { left = src[at - 1u]; }
-  if (wx + 1u < wpr) { right = src[at + 1u]; }
+// the walker's rule for the 8 cells of word `me` (4 bits each), given the words around it
+fn walker_word(me: u32, up: u32, down: u32, left: u32, right: u32) -> u32 {
   var out = 0u;
   for (var i = 0u; i < 8u; i++) {
     let v = cell(me, i);
@@ -58,6 +39,85 @@ fn walker_step(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocat
     }
     out |= n << (4u * i);
   }
-  dst[at] = out;
-  if (out != me) { report_flags(t, localIndex, FLAG_CHANGED); }
+  return out;
+}
+
+// Skipping, as in wavefront.wgsl: a region of one word (8 cells) by REGION_ROWS rows runs only when its own cells
+// changed in one of the last two dispatches or a neighbour's facing row or column changed in the last one; the
+// stamps ([0] any change, [1] top row, [2] bottom row, [3] left column, [4] right column; 0 = never ran) follow
+// the cell words and are carried to dst by every run. The walk touches few cells per generation, so most
+// regions skip.
+override REGION_ROWS: u32 = 32u;
+override REGIONS_PER_ITEM: u32 = 8u;
+const REGION_META: u32 = 5u;
+
+fn walker_region(g: Grid, region: u32) -> bool {
+  let wpr = (g.width + 7u) / 8u;
+  let base = g.stateOffset;
+  let metaBase = base + wpr * g.height;
+  let regionsY = (g.height + REGION_ROWS - 1u) / REGION_ROWS;
+  let wx = region % wpr;
+  let ry = region / wpr;
+  let y0 = ry * REGION_ROWS;
+  let y1 = min(y0 + REGION_ROWS, g.height);
+  let dispatch = batch.dispatchBase + step.generation;
+  let metaAt = metaBase + REGION_META * region;
+  let own = src[metaAt];
+  var run = own == 0u || own + 2u >= dispatch;
+  if (ry > 0u) { run = run || src[metaAt - REGION_META * wpr + 2u] + 1u >= dispatch; }
+  if (ry + 1u < regionsY) { run = run || src[metaAt + REGION_META * wpr + 1u] + 1u >= dispatch; }
+  if (wx > 0u) { run = run || src[metaAt - REGION_META + 4u] + 1u >= dispatch; }
+  if (wx + 1u < wpr) { run = run || src[metaAt + REGION_META + 3u] + 1u >= dispatch; }
+  if (!run) { return false; }
+  var edges = 0u;
+  var up = 0u;
+  if (y0 > 0u) { up = src[base + (y0 - 1u) * wpr + wx]; }
+  var me = src[base + y0 * wpr + wx];
+  for (var y = y0; y < y1; y++) {
+    let at = base + y * wpr + wx;
+    var down = 0u;
+    if (y + 1u < g.height) { down = src[at + wpr]; }
+    var left = 0u;
+    var right = 0u;
+    if (wx > 0u) { left = src[at - 1u]; }
+    if (wx + 1u < wpr) { right = src[at + 1u]; }
+    let out = walker_word(me, up, down, left, right);
+    dst[at] = out;
+    let diff = out ^ me;
+    if (diff != 0u) {
+      edges |= 1u;
+      if (y == y0) { edges |= 2u; }
+      if (y + 1u == y1) { edges |= 4u; }
+      if ((diff & 15u) != 0u) { edges |= 8u; }
+      if ((diff >> 28u) != 0u) { edges |= 16u; }
+    }
+    up = me;
+    me = down;
+  }
+  dst[metaAt] = select(max(own, 1u), dispatch, (edges & 1u) != 0u);
+  for (var k = 1u; k < REGION_META; k++) {
+    dst[metaAt + k] = select(src[metaAt + k], dispatch, ((edges >> k) & 1u) != 0u);
+  }
+  return edges != 0u;
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn walker_step(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
+  let t = tile_index(workgroupId);
+  if (t >= batch.tileCount) { return; }
+  let tile = tiles[t];
+  let g = grids[tile.grid];
+  let item = tile.firstItem + localIndex;
+  if (item >= g.items) { return; }
+  let wpr = (g.width + 7u) / 8u;
+  let regionsY = (g.height + REGION_ROWS - 1u) / REGION_ROWS;
+  let wx = item % wpr;
+  let firstRow = (item / wpr) * REGIONS_PER_ITEM;
+  var changed = false;
+  for (var k = 0u; k < REGIONS_PER_ITEM; k++) {
+    let ry = firstRow + k;
+    if (ry >= regionsY) { break; }
+    if (walker_region(g, ry * wpr + wx)) { changed = true; }
+  }
+  if (changed) { report_flags(t, localIndex, FLAG_CHANGED); }
 }

@@ -73,6 +73,7 @@ export const walkerRule: Rule = {
   files: ['maze/walker.wgsl'],
   entryPoints: ['walker_step'],
   stateAccess: 'ping-pong',
+  constants: { REGION_ROWS: WAVE_REGION_ROWS, REGIONS_PER_ITEM: WAVE_REGIONS_PER_ITEM },
   tracksCompletion: false,
 };
 
@@ -230,7 +231,16 @@ export { traceBack };
 
 export function walkerInput(maze: Maze, maxGenerations?: number): GridInput {
   const { width: w, height: h } = maze;
-  return { width: w, height: h, items: walkerWordsPerRow(w) * h, state: packWalker(initialWalkerState(maze), w, h), maxGenerations };
+  // regions of one word (8 cells) by WAVE_REGION_ROWS rows with 5 stamps each, 8 regions per work item
+  const wpr = walkerWordsPerRow(w);
+  const regionRows = Math.ceil(h / WAVE_REGION_ROWS);
+  return {
+    width: w,
+    height: h,
+    items: wpr * Math.ceil(regionRows / WAVE_REGIONS_PER_ITEM),
+    state: packWalker(initialWalkerState(maze), w, h, wpr * regionRows * WAVE_REGION_META),
+    maxGenerations,
+  };
 }
 
 export async function runWalker(ctx: GpuContext, mazes: Maze[], opts: RunOpts = {}): Promise<RunResult<Uint8Array>[]> {
