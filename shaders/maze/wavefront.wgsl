@@ -207,11 +207,20 @@ fn wave_region(g: Grid, region: u32, generations: u32) -> bool {
         w.open[r * 3u + c] = op;
       }
     }
+    // rows that may change this generation: all at first, then those next to a row that changed
+    var rFirst = 0u;
+    var rLast = rows - 1u;
     for (var gen = 0u; gen < k; gen++) {
       // rows in place, top to bottom: keep the previous row's old values for the row below
       var prevLo = vec3u(0u);
       var prevHi = vec3u(0u);
-      for (var r = 0u; r < rows; r++) {
+      if (rFirst > 0u) {
+        prevLo = vec3u(w.lo[rFirst * 3u - 3u], w.lo[rFirst * 3u - 2u], w.lo[rFirst * 3u - 1u]);
+        prevHi = vec3u(w.hi[rFirst * 3u - 3u], w.hi[rFirst * 3u - 2u], w.hi[rFirst * 3u - 1u]);
+      }
+      var changedFirst = rows;
+      var changedLast = 0u;
+      for (var r = rFirst; r <= rLast; r++) {
         let curLo = vec3u(w.lo[r * 3u], w.lo[r * 3u + 1u], w.lo[r * 3u + 2u]);
         let curHi = vec3u(w.hi[r * 3u], w.hi[r * 3u + 1u], w.hi[r * 3u + 2u]);
         var nextLo = vec3u(0u);
@@ -233,12 +242,20 @@ fn wave_region(g: Grid, region: u32, generations: u32) -> bool {
           let n1 = fresh & from3; // distance 0 mod 3 comes from 2 mod 3
           let n2 = fresh & from1;
           let n3 = fresh & from2;
-          w.lo[r * 3u + c] = curLo[c] | n1 | n3;
-          w.hi[r * 3u + c] = curHi[c] | n2 | n3;
+          if ((n1 | n2 | n3) != 0u) {
+            w.lo[r * 3u + c] = curLo[c] | n1 | n3;
+            w.hi[r * 3u + c] = curHi[c] | n2 | n3;
+            changedFirst = min(changedFirst, r);
+            changedLast = r;
+          }
         }
         prevLo = curLo;
         prevHi = curHi;
       }
+      // nothing reached in this generation: the window is at rest for the others too
+      if (changedFirst == rows) { break; }
+      rFirst = select(0u, changedFirst - 1u, changedFirst > 0u);
+      rLast = min(changedLast + 1u, rows - 1u);
     }
     for (var y = y0; y < y1; y++) {
       let r = y - wy0;
