@@ -5,14 +5,14 @@
 // - 16x16: STPPC solo_4x4di (100 puzzles);
 // - ca-* (--with ca): share of each set the elimination automaton solves alone, per rule set;
 // - ilca * (--with ilca): the paper's ILCA table, 10 runs per puzzle on STPPC Basic/Intermediate/Advanced/Extreme
-//   (--presets 'base;sr=40', --ilca-puzzles N, --runs N, --seed S).
+//   (--presets 'base;sr=40', --ilca-puzzles N, --runs N, --seed S, --ilca-engine cpu|gpu).
 // Without ../shared the cases run on generated puzzles.
 import { existsSync, readFileSync } from 'node:fs';
 import type { GpuContext } from '../src/gpu/context.ts';
 import { parseSudoku } from '../src/puzzles/sudoku/codec.ts';
 import { emptyPuzzle, generate } from '../src/puzzles/sudoku/generate.ts';
 import { ilcaSeed } from '../src/puzzles/sudoku/index.ts';
-import { ILCA_PRESETS, runIlca } from '../src/puzzles/sudoku/ilca.ts';
+import { ILCA_PRESETS, ilcaRunCpu, runIlca } from '../src/puzzles/sudoku/ilca.ts';
 import { caRun, RULE_HIDDEN, RULE_LOCKED, RULE_NAKED, solveCpu, verify, type SudokuPuzzle } from '../src/puzzles/sudoku/reference.ts';
 import { runCa, solveFull } from '../src/puzzles/sudoku/solver.ts';
 import { BenchReport, type BenchArgs } from './_report.ts';
@@ -121,14 +121,16 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
     for (const preset of presets) {
       const params = ILCA_PRESETS[preset];
       const rows: [string, string][] = [];
-      const c: Record<string, unknown> = { case: `ilca ${preset}`, params, runs, seed };
+      const c: Record<string, unknown> = { case: `ilca ${preset}`, params, runs, seed, engine: o['ilca-engine'] === 'cpu' ? 'cpu twin' : 'gpu' };
       let all = 0;
       let allSolved = 0;
       const t = performance.now();
       for (const [label, file] of [['Basic', 'solo_3x3db'], ['Intermediate', 'solo_3x3di'], ['Advanced', 'solo_3x3da'], ['Extreme', 'solo_3x3de']]) {
         const { puzzles } = load(`sgt/${file}.tsv`, per, () => generated(9, 10, 30));
         const jobs = puzzles.flatMap((puzzle, i) => Array.from({ length: runs }, (_, r) => ({ puzzle, seed: ilcaSeed(seed, i, r) })));
-        const res = await runIlca(ctx, jobs, params);
+        // --ilca-engine cpu: the CPU twin (test/sudoku-ilca.test.ts holds it bit-identical to the GPU), for when
+        // SwiftShader is too slow for 4,000 runs of 250 steps per parameter set
+        const res = o['ilca-engine'] === 'cpu' ? jobs.map((j) => ilcaRunCpu(j.puzzle, j.seed, params)) : await runIlca(ctx, jobs, params);
         const won = res.filter((x, j) => x.solved && verify(jobs[j].puzzle, x.values.join('')));
         const rate = won.length / res.length;
         const steps = won.reduce((s, x) => s + x.steps, 0) / Math.max(1, won.length);

@@ -18,8 +18,6 @@ fn cand(i: u32) -> u32 {
 override MAX_ROUNDS: u32 = 64u;
 
 var<workgroup> wgLastChanged: atomic<u32>;
-var<workgroup> wgContradiction: atomic<u32>;
-var<workgroup> wgStatus: u32;
 
 // One round: every cell of this invocation once, in place. Returns the OR of the cells' flags.
 fn round_cells(s: Shape, first: u32, items: u32, total: u32, rules: u32) -> u32 {
@@ -63,17 +61,14 @@ fn sudoku_rounds(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invoc
       atomicMax(&wgLastChanged, round);
     }
     if ((f & FLAG_CONTRADICTION) != 0u) {
-      atomicOr(&wgContradiction, 1u);
+      atomicMax(&wgLastChanged, 0xffffffffu);
     }
-    workgroupBarrier();
-    if (localIndex == 0u) {
-      wgStatus = atomicLoad(&wgLastChanged) | (atomicLoad(&wgContradiction) << 31u);
-    }
-    let status = workgroupUniformLoad(&wgStatus);
-    if ((status >> 31u) != 0u) {
+    // one barrier per round: the uniform load of the atomic is itself the barrier
+    let status = workgroupUniformLoad(&wgLastChanged);
+    if (status == 0xffffffffu) {
       break;
     }
-    if ((status & 0x7fffffffu) != round) {
+    if (status != round) {
       if (rules == g.param1) {
         fixpoint = true;
         break;
