@@ -2,8 +2,9 @@
 import type { PuzzleKind } from './types.ts';
 import { mazeKind } from './maze/index.ts';
 import { sudoku } from './sudoku/index.ts';
+import { binary } from './binary/index.ts';
 
-export const kinds: PuzzleKind<any>[] = [sudoku, mazeKind];
+export const kinds: PuzzleKind<any>[] = [sudoku, mazeKind, binary];
 
 export function findKind(name: string): PuzzleKind<any> | undefined {
   return kinds.find((k) => k.name === name);

@@ -35,6 +35,9 @@ export class BinaryFormatError extends Error {
   }
 }
 
+/** a bad option value (--rules, --format, --level ...): the command line reports it as a usage error */
+export class BinaryOptionError extends Error {}
+
 const at = (file: string, e: BinaryFormatError) => `${file}:${e.line}:${e.column}: ${e.message}`;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -197,7 +200,7 @@ function rulesOption(options: Record<string, string | boolean>): boolean | undef
   if (r === undefined) return undefined;
   if (r === 'unruly') return false;
   if (r === 'takuzu' || r === 'binairo' || r === 'all') return true;
-  throw new Error(`--rules takes takuzu (all three rules) or unruly (equal lines allowed), got '${r}'`);
+  throw new BinaryOptionError(`--rules takes takuzu (all three rules) or unruly (equal lines allowed), got '${r}'`);
 }
 
 /**
@@ -209,7 +212,7 @@ export function parseBinary(input: Uint8Array | string, file: string, options: R
   const lines = text.split(/\r?\n/);
   const distinct = rulesOption(options);
   const forced = options.format === undefined ? undefined : String(options.format);
-  if (forced !== undefined && !['grid', 'gameid', 'tsv'].includes(forced)) throw new Error(`--format takes grid, gameid or tsv for binary (got '${forced}')`);
+  if (forced !== undefined && !['grid', 'gameid', 'tsv'].includes(forced)) throw new BinaryOptionError(`--format takes grid, gameid or tsv for binary (got '${forced}')`);
   const firstContent = lines.find((l) => l.trim() !== '' && !l.startsWith('#')) ?? '';
   const form: BinaryForm = (forced as BinaryForm | undefined) ?? (file.endsWith('.tsv') || firstContent.includes('\t') ? 'tsv' : 'grid');
   const records = form === 'tsv' ? parseTsv(lines, file, distinct) : parseLines(lines, file, form === 'gameid', distinct);

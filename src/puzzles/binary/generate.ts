@@ -2,7 +2,7 @@
 // search with random value order), then clues removed in random order while the puzzle stays solvable by that
 // level's methods (level 4: while the solution stays unique). The result is kept when it really needs the level:
 // not solvable with the level below. Deterministic for a seed.
-import { formatGameId, formatGrid, sizeProblem, UNKNOWN, type BinaryPuzzle } from './codec.ts';
+import { BinaryOptionError, formatGameId, formatGrid, sizeProblem, UNKNOWN, type BinaryPuzzle } from './codec.ts';
 import { LEVEL_METHODS } from './reference.ts';
 import { BinarySearch, gradeCpu } from './search.ts';
 
@@ -27,7 +27,7 @@ export function randomSolution(width: number, height: number, distinct: boolean,
   for (let budget = 4 * width * height; ; budget *= 2) {
     for (let tries = 0; tries < 8; tries++) {
       const r = new BinarySearch(empty, { random, probe: false }).solve(1, budget);
-      if (r && r.count === 0) throw new Error(`no ${width}x${height} grid satisfies the rules`);
+      if (r && r.count === 0) throw new BinaryOptionError(`no ${width}x${height} grid satisfies the rules`);
       if (r) return r.solutions[0];
     }
   }
@@ -50,10 +50,10 @@ export interface GeneratedPuzzle {
 }
 
 export function generatePuzzle(width: number, height: number, level: number, distinct: boolean, random: () => number, maxAttempts = 200): GeneratedPuzzle {
-  if (level < 1 || level > 4 || !Number.isInteger(level)) throw new Error(`--level takes 1, 2, 3 or 4 (got ${level})`);
-  if (level === 3 && !distinct) throw new Error('level 3 needs Method 4, which needs the distinct-lines rule (not with --rules unruly)');
+  if (level < 1 || level > 4 || !Number.isInteger(level)) throw new BinaryOptionError(`--level takes 1, 2, 3 or 4 (got ${level})`);
+  if (level === 3 && !distinct) throw new BinaryOptionError('level 3 needs Method 4, which needs the distinct-lines rule (not with --rules unruly)');
   const problem = sizeProblem(width, height, distinct);
-  if (problem) throw new Error(problem);
+  if (problem) throw new BinaryOptionError(problem);
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     const solution = randomSolution(width, height, distinct, random);
     const p: BinaryPuzzle = { width, height, cells: solution.slice(), distinct };
@@ -70,7 +70,7 @@ export function generatePuzzle(width: number, height: number, level: number, dis
     const got = gradeCpu(p);
     if (got === level) return { puzzle: p, solution, level, attempts: attempt };
   }
-  throw new Error(`no ${width}x${height} puzzle of level ${level} found in ${maxAttempts} attempts`);
+  throw new BinaryOptionError(`no ${width}x${height} puzzle of level ${level} found in ${maxAttempts} attempts`);
 }
 
 /** `cellsolve gen binary`: text in the grid form (default) or as game ids (`--format gameid`). */
@@ -81,7 +81,7 @@ export function generateText(opts: { width: number; height: number; seed: number
   const level = o.level === undefined ? 2 : Number(o.level);
   const distinct = o.rules !== 'unruly';
   const form = o.format === undefined ? 'grid' : String(o.format);
-  if (form !== 'grid' && form !== 'gameid') throw new Error(`gen binary --format takes grid or gameid (got '${form}')`);
+  if (form !== 'grid' && form !== 'gameid') throw new BinaryOptionError(`gen binary --format takes grid or gameid (got '${form}')`);
   const random = rng(opts.seed);
   const out: string[] = [];
   for (let i = 0; i < opts.count; i++) {

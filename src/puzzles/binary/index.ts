@@ -1,0 +1,71 @@
+// Binary puzzles (Takuzu / Binairo / STPPC Unruly) as a puzzle kind: formats (codec.ts), methods `full` (default:
+// our automaton by levels, then GPU probing and branching), `ca` (our automaton alone) and `thesis` (the thesis
+// automaton of 3.3.2), the verifier and the generator (`gen binary --size 10x10 --level 3`).
+import { UsageError } from '../../cli/args.ts';
+import { Batch } from '../../engine/batch.ts';
+import type { GpuContext } from '../../gpu/context.ts';
+import type { PuzzleKind, SolveOptions, SolveResult } from '../types.ts';
+import { BinaryOptionError, formatGameId, formatGrid, parseBinary, stringToCells, type BinaryPuzzle, type BinaryRecord } from './codec.ts';
+import { generateText } from './generate.ts';
+import { verifySolution } from './reference.ts';
+import { automatonResult, caRule, runCa, runThesis, solveFull, thesisRule } from './solver.ts';
+
+function usage<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof BinaryOptionError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
+async function solve(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: SolveOptions): Promise<SolveResult[]> {
+  const run = { maxGenerations: opts.maxGenerations, timeoutMs: opts.timeoutMs };
+  // CLI.md: `ms` excludes pipeline compilation, reported once per call on stderr; compile (or take from the cache)
+  const t0 = performance.now();
+  (await Batch.create(ctx, opts.method === 'thesis' ? thesisRule : caRule)).destroy();
+  globalThis.process?.stderr?.write(`binary: pipelines ready in ${((performance.now() - t0) / 1000).toFixed(2)} s\n`);
+  if (opts.method === 'thesis') {
+    const r = await runThesis(ctx, puzzles, run);
+    return r.map((x, i) => automatonResult(puzzles[i], x));
+  }
+  if (opts.method === 'ca') {
+    const r = await runCa(ctx, puzzles, undefined, run);
+    return r.map((x, i) => automatonResult(puzzles[i], x));
+  }
+  const probeCells = opts.options['probe-cells'] === undefined ? undefined : Number(opts.options['probe-cells']);
+  if (probeCells !== undefined && !(Number.isInteger(probeCells) && probeCells > 0)) throw new UsageError(`--probe-cells takes a whole number > 0 (got '${opts.options['probe-cells']}')`);
+  const { results } = await solveFull(ctx, puzzles, { ...run, probeCells, progress: opts.progress });
+  return results;
+}
+
+/** Output in the input's form: grids, game ids, or tsv rows with the solution column filled. */
+function format(record: BinaryRecord, result: SolveResult): string {
+  const p = record.puzzle!;
+  const grids = [result.solution, result.solution2].filter((s): s is string => s !== undefined).map((s) => stringToCells(s) as Uint8Array);
+  const note = result.status === 'solved' ? '' : `# ${result.status}${result.reason ? ` (${result.reason})` : ''}\n`;
+  if (record.form === 'tsv') {
+    const cols = [...p.tsv!.columns];
+    while (cols.length < 7) cols.push('');
+    cols[5] = result.solution ?? '';
+    return (p.tsv!.header ? p.tsv!.header + '\n' : '') + cols.join('\t') + '\n';
+  }
+  if (record.form === 'gameid') {
+    if (grids.length === 0) return note + formatGameId(p.width, p.height, p.cells, p.distinct) + '\n';
+    return note + grids.map((g) => formatGameId(p.width, p.height, g, p.distinct) + '\n').join('');
+  }
+  const partial = result.extra?.partial;
+  if (grids.length === 0) return note + formatGrid(p.width, typeof partial === 'string' ? (stringToCells(partial) as Uint8Array) : p.cells) + '\n';
+  return note + grids.map((g) => formatGrid(p.width, g)).join('\n') + '\n';
+}
+
+export const binary: PuzzleKind<BinaryPuzzle> = {
+  name: 'binary',
+  methods: ['full', 'ca', 'thesis'],
+  defaultMethod: 'full',
+  parse: (input, file, options) => usage(() => parseBinary(input, file, options)),
+  solve,
+  verify: verifySolution,
+  format,
+  generate: (opts) => usage(() => generateText(opts)),
+};

@@ -1,0 +1,463 @@
+// Binary puzzles on the GPU: the two automata as engine rules, and the strategies over them.
+//   thesis  the thesis automaton (3.3.2) alone;
+//   ca      our automaton with Methods 1-4 from the first generation;
+//   full    our automaton in stages by the thesis' levels (Methods 1-2, then +3, then +4: the stage that completes
+//           the grid is the puzzle's level), then probing on the GPU (Method 5: copies of the stalled puzzle with
+//           one unknown cell set each way, advanced in the same batch as everything else; a copy that reaches a
+//           contradiction fixes its cell the other way, cells both copies agree on are fixed too), and branching
+//           only when a whole sweep of probes fixes nothing. Stops at two solutions.
+import type { GpuContext } from '../../gpu/context.ts';
+import { GpuError } from '../../gpu/context.ts';
+import { Batch, type GridOutcome, type GridStatus } from '../../engine/batch.ts';
+import type { GridInput, Rule } from '../../engine/rule.ts';
+import { runAll } from '../../engine/run.ts';
+import type { SolveResult } from '../types.ts';
+import { cellsToString, UNKNOWN, type BinaryPuzzle } from './codec.ts';
+import { packCa, unpackCa, wordsPerRow } from './pack.ts';
+import { LEVEL_METHODS, METHODS_ALL, checkSolution, thesisCells, thesisInit, thesisLastChange, THESIS_AGE_MAX } from './reference.ts';
+
+export const caRule: Rule = {
+  name: 'binary-ca',
+  files: ['binary/ca.wgsl'],
+  entryPoints: ['binary_ca'],
+  stateAccess: 'ping-pong',
+  tracksCompletion: true,
+};
+
+export const thesisRule: Rule = {
+  name: 'binary-thesis',
+  files: ['binary/thesis.wgsl'],
+  entryPoints: ['binary_thesis'],
+  stateAccess: 'ping-pong',
+  tracksCompletion: true,
+};
+
+/** ca.wgsl counts columns in 8-bit counters; the thesis walkers carry 8-bit counts */
+export const MAX_LINE = 254;
+
+type Shape = Pick<BinaryPuzzle, 'width' | 'height'>;
+
+function checkLines(p: Shape) {
+  if (p.width > MAX_LINE || p.height > MAX_LINE) {
+    throw new GpuError(`a ${p.width}x${p.height} binary puzzle is larger than the automata's counters allow (lines up to ${MAX_LINE} cells)`);
+  }
+}
+
+export function caInput(p: Shape & { distinct: boolean }, cells: ArrayLike<number>, methods: number, maxGenerations?: number): GridInput {
+  checkLines(p);
+  return {
+    width: p.width,
+    height: p.height,
+    items: p.height * wordsPerRow(p.width),
+    state: packCa(p.width, p.height, cells),
+    params: [methods, p.distinct ? 1 : 0],
+    maxGenerations,
+  };
+}
+
+export function thesisInput(p: BinaryPuzzle, maxGenerations?: number): GridInput {
+  checkLines(p);
+  return {
+    width: p.width,
+    height: p.height,
+    items: p.width * p.height,
+    state: thesisInit(p),
+    // ages saturate at 16 bits: past that the generation of the last change could not be told
+    maxGenerations: Math.min(maxGenerations ?? THESIS_AGE_MAX - 1, THESIS_AGE_MAX - 1),
+  };
+}
+
+export interface AutomatonRun {
+  cells: Uint8Array;
+  status: GridStatus;
+  generations: number;
+  /** rule flags raised in the grid's last chunk (methodFlag bits) */
+  flags: number;
+  ms: number;
+}
+
+export interface RunOpts {
+  maxGenerations?: number;
+  timeoutMs?: number;
+}
+
+/** Our automaton alone (`--method ca`, and the tests' GPU side), every grid to its fixpoint or contradiction. */
+export async function runCa(ctx: GpuContext, puzzles: BinaryPuzzle[], methods = METHODS_ALL, opts: RunOpts = {}): Promise<AutomatonRun[]> {
+  const t0 = performance.now();
+  const { results } = await runAll(ctx, caRule, puzzles.map((p) => caInput(p, p.cells, methods, opts.maxGenerations)), opts);
+  const ms = performance.now() - t0;
+  return results.map((r, i) => ({ cells: unpackCa(puzzles[i].width, puzzles[i].height, r.state), status: r.status, generations: r.generations, flags: r.flags, ms }));
+}
+
+/**
+ * The thesis automaton. `generations` is the generation of the last change of a cell (from the cells' ages): the
+ * automaton itself keeps walking for a cycle or two after it, until it knows no walker has anything left to do.
+ */
+export async function runThesis(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: RunOpts = {}): Promise<AutomatonRun[]> {
+  const t0 = performance.now();
+  const { results } = await runAll(ctx, thesisRule, puzzles.map((p) => thesisInput(p, opts.maxGenerations)), opts);
+  const ms = performance.now() - t0;
+  return results.map((r) => ({
+    cells: thesisCells(r.state),
+    status: r.status,
+    generations: r.status === 'contradiction' ? r.generations : thesisLastChange(r.state, r.dispatches),
+    flags: r.flags,
+    ms,
+  }));
+}
+
+export function automatonResult(p: BinaryPuzzle, r: AutomatonRun, extra: Record<string, unknown> = {}): SolveResult {
+  const base = { generations: r.generations, ms: r.ms };
+  if (r.status === 'done') return { ...base, status: 'solved', solution: cellsToString(r.cells), extra };
+  if (r.status === 'contradiction') return { ...base, status: 'contradiction', extra };
+  const reason = r.status === 'fixpoint' ? 'stalled' : r.status;
+  return { ...base, status: 'unsolved', reason, extra: { ...extra, partial: cellsToString(r.cells), unknown: r.cells.filter((c) => c === UNKNOWN).length } };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// --method full
+
+export interface FullOptions extends RunOpts {
+  /** unknown cells probed per round (two copies each); default 32 */
+  probeCells?: number;
+  /** stop a puzzle at this many solutions (2: is it unique?) */
+  solutionLimit?: number;
+  progress?: (done: number, total: number) => void;
+}
+
+export interface FullStats {
+  grids: number;
+  generations: number;
+  dispatches: number;
+  readbacks: number;
+  seconds: number;
+}
+
+/** One puzzle being solved. */
+interface Job {
+  index: number;
+  puzzle: BinaryPuzzle;
+  solutions: string[];
+  probes: number;
+  branches: number;
+  /** generations of the puzzle's own grid through its stages (not its copies) */
+  generations: number;
+  probeGenerations: number;
+  branchGenerations: number;
+  /** the thesis level: the stage that completed the grid, 4 once probing was needed */
+  level: number;
+  /** nodes alive: the root, and the children of branch points */
+  open: number;
+  /** grid ids of this job in the batch */
+  grids: Set<number>;
+  result: SolveResult | null;
+  error?: string;
+}
+
+/** A search node: a grid state and what is known about probing it. */
+interface SearchNode {
+  job: Job;
+  cells: Uint8Array;
+  /** root lineage (its generations are the puzzle's own) or a branch child */
+  root: boolean;
+  /** cells probed since the node last changed */
+  probed: Set<number>;
+  /** the most informative probe since then: the cell to branch on when probing stalls */
+  best: { cell: number; score: number; states: [Uint8Array, Uint8Array] } | null;
+}
+
+type GridRole =
+  | { kind: 'stage'; node: SearchNode; stage: number }
+  | { kind: 'probe'; round: ProbeRound; cell: number; value: number };
+
+interface ProbeRound {
+  node: SearchNode;
+  pending: number;
+  /** per probed cell: the two copies' end (null: contradiction; cells otherwise) and whether they completed */
+  results: Map<number, [ProbeEnd | undefined, ProbeEnd | undefined]>;
+}
+
+interface ProbeEnd {
+  cells: Uint8Array | null;
+  done: boolean;
+}
+
+/** the methods of each stage: the thesis levels (Rule 3 off: Method 4 has nothing to do, skip its stage) */
+function nextStage(stage: number, distinct: boolean): number {
+  const next = stage + 1;
+  return next === 3 && !distinct ? 4 : next;
+}
+
+export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: FullOptions = {}): Promise<{ results: SolveResult[]; stats: FullStats }> {
+  const probeCells = opts.probeCells ?? 32;
+  const limit = opts.solutionLimit ?? 2;
+  const jobs: Job[] = puzzles.map((puzzle, index) => ({
+    index,
+    puzzle,
+    solutions: [],
+    probes: 0,
+    branches: 0,
+    generations: 0,
+    probeGenerations: 0,
+    branchGenerations: 0,
+    level: 1,
+    open: 1,
+    grids: new Set(),
+    result: null,
+  }));
+  const stats: FullStats = { grids: 0, generations: 0, dispatches: 0, readbacks: 0, seconds: 0 };
+  let finishedJobs = 0;
+  const roles = new Map<number, GridRole>();
+  /** grids waiting for room in the batch */
+  const waiting: { input: GridInput; role: GridRole }[] = [];
+  const batch = await Batch.create(ctx, caRule);
+  const started = performance.now();
+
+  const add = (job: Job, cells: Uint8Array, methods: number, role: GridRole) => {
+    const input = caInput(job.puzzle, cells, methods, opts.maxGenerations);
+    if (waiting.length === 0 && batch.canAdd(input)) place(input, role);
+    else waiting.push({ input, role });
+  };
+  const place = (input: GridInput, role: GridRole) => {
+    const id = batch.add(input);
+    roles.set(id, role);
+    jobOf(role).grids.add(id);
+    stats.grids++;
+  };
+  const jobOf = (role: GridRole) => (role.kind === 'stage' ? role.node.job : role.round.node.job);
+
+  const finish = (job: Job, result: Omit<SolveResult, 'ms' | 'generations' | 'extra'> & { extra?: Record<string, unknown> }) => {
+    if (job.result) return;
+    job.result = {
+      ...result,
+      generations: job.generations,
+      ms: performance.now() - started,
+      extra: {
+        level: job.level,
+        probes: job.probes,
+        branches: job.branches,
+        probeGenerations: job.probeGenerations,
+        branchGenerations: job.branchGenerations,
+        ...result.extra,
+      },
+    };
+    // whatever of it is still in the batch leaves now
+    for (const id of job.grids) {
+      batch.release(id);
+      roles.delete(id);
+    }
+    job.grids.clear();
+    finishedJobs++;
+    opts.progress?.(finishedJobs, jobs.length);
+  };
+
+  /** a complete grid found by a stage or a probe: one more solution (checked on the CPU first) */
+  const solutionFound = (job: Job, cells: Uint8Array) => {
+    const s = cellsToString(cells);
+    const why = checkSolution(job.puzzle, s);
+    if (why) {
+      job.error = `verifier rejected a GPU grid: ${why}`;
+      return;
+    }
+    if (!job.solutions.includes(s)) job.solutions.push(s);
+  };
+
+  const settle = (job: Job) => {
+    if (job.result) return;
+    if (job.error) return finish(job, { status: 'error', extra: { error: job.error } });
+    if (job.solutions.length >= limit) {
+      return finish(job, { status: limit >= 2 ? 'multiple' : 'solved', solution: job.solutions[0], solution2: job.solutions[1] });
+    }
+    if (job.open === 0) {
+      if (job.solutions.length === 1) finish(job, { status: 'solved', solution: job.solutions[0] });
+      else finish(job, { status: 'contradiction' });
+    }
+  };
+
+  const startProbing = (node: SearchNode) => {
+    const job = node.job;
+    if (!node.cells.includes(UNKNOWN)) {
+      // a branch child that a probe had completed already
+      solutionFound(job, node.cells);
+      job.open--;
+      return;
+    }
+    job.level = 4;
+    const unknown: number[] = [];
+    for (let i = 0; i < node.cells.length; i++) if (node.cells[i] === UNKNOWN && !node.probed.has(i)) unknown.push(i);
+    if (unknown.length === 0) return branch(node);
+    // cells with many known neighbours first: their probes reach contradictions soonest
+    const w = job.puzzle.width;
+    const h = job.puzzle.height;
+    const score = (i: number) => {
+      const x = i % w;
+      const y = (i - x) / w;
+      let s = 0;
+      for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1], [2, 0], [-2, 0], [0, 2], [0, -2]]) {
+        const nx = x + dx;
+        const ny = y + dy;
+        if (nx >= 0 && ny >= 0 && nx < w && ny < h && node.cells[ny * w + nx] !== UNKNOWN) s++;
+      }
+      return s;
+    };
+    unknown.sort((a, b) => score(b) - score(a) || a - b);
+    const round: ProbeRound = { node, pending: 0, results: new Map() };
+    for (const cell of unknown.slice(0, probeCells)) {
+      node.probed.add(cell);
+      round.results.set(cell, [undefined, undefined]);
+      for (const value of [0, 1]) {
+        const cells = node.cells.slice();
+        cells[cell] = value;
+        add(job, cells, METHODS_ALL, { kind: 'probe', round, cell, value });
+        round.pending++;
+        job.probes++;
+      }
+    }
+  };
+
+  const branch = (node: SearchNode) => {
+    const job = node.job;
+    const best = node.best;
+    if (!best) {
+      // nothing unknown left to probe and no probe recorded: cannot happen for a stalled grid with unknowns
+      job.error = 'probing stalled without a candidate to branch on';
+      return;
+    }
+    job.branches++;
+    job.open += 1;
+    for (const cells of best.states) runNode({ job, cells, root: false, probed: new Set(), best: null }, 4);
+  };
+
+  /** a node's grid at a stage: stages 1-3 run the automaton with that level's methods, 4 probes */
+  const runNode = (node: SearchNode, stage: number) => {
+    if (stage <= 3) add(node.job, node.cells, LEVEL_METHODS[stage], { kind: 'stage', node, stage });
+    else startProbing(node);
+  };
+
+  const roundDone = (round: ProbeRound) => {
+    const node = round.node;
+    const job = node.job;
+    const base = node.cells.slice();
+    let progress = false;
+    let dead = false;
+    for (const [cell, [r0, r1]] of round.results) {
+      for (const r of [r0, r1]) if (r?.done && r.cells) solutionFound(job, r.cells);
+      const c0 = r0?.cells ?? null;
+      const c1 = r1?.cells ?? null;
+      if (!c0 && !c1) {
+        dead = true;
+        break;
+      }
+      // one way fails: the other way's whole fixpoint follows from the node; both live: what they share does
+      const merge = c0 && c1 ? null : (c0 ?? c1)!;
+      for (let i = 0; i < base.length; i++) {
+        const v = merge ? merge[i] : c0![i] === c1![i] ? c0![i] : UNKNOWN;
+        if (v === UNKNOWN || base[i] === v) continue;
+        if (base[i] !== UNKNOWN) {
+          dead = true;
+          break;
+        }
+        base[i] = v;
+        progress = true;
+      }
+      if (dead) break;
+      if (c0 && c1) {
+        const known = (c: Uint8Array) => c.reduce((n, v) => n + (v !== UNKNOWN ? 1 : 0), 0);
+        // a way that completes the grid makes the best branch point: one child is solved already
+        const score = r0!.done || r1!.done ? Infinity : Math.min(known(c0), known(c1));
+        if (!node.best || score > node.best.score) node.best = { cell, score, states: [c0, c1] };
+      }
+    }
+    if (dead) {
+      job.open--;
+      return;
+    }
+    if (progress) {
+      node.cells = base;
+      node.probed.clear();
+      node.best = null;
+      runNode(node, 3);
+    } else startProbing(node);
+  };
+
+  const onStage = (role: Extract<GridRole, { kind: 'stage' }>, o: GridOutcome, cells: Uint8Array) => {
+    const { node, stage } = role;
+    const job = node.job;
+    if (node.root) job.generations += o.generations;
+    else job.branchGenerations += o.generations;
+    if (node.root && stage > job.level) job.level = stage;
+    if (o.status === 'contradiction') {
+      job.open--;
+    } else if (o.status === 'done') {
+      solutionFound(job, cells);
+      job.open--;
+    } else if (o.status === 'fixpoint') {
+      node.cells = cells;
+      runNode(node, nextStage(stage, job.puzzle.distinct));
+    } else {
+      finish(job, { status: 'unsolved', reason: o.status, extra: { partial: cellsToString(cells) } });
+    }
+  };
+
+  const onProbe = (role: Extract<GridRole, { kind: 'probe' }>, o: GridOutcome, cells: Uint8Array) => {
+    const { round, cell, value } = role;
+    const job = round.node.job;
+    job.probeGenerations += o.generations;
+    if (o.status === 'capped' || o.status === 'timeout') {
+      return finish(job, { status: 'unsolved', reason: o.status, extra: { partial: cellsToString(round.node.cells) } });
+    }
+    round.results.get(cell)![value] = { cells: o.status === 'contradiction' ? null : cells, done: o.status === 'done' };
+    if (--round.pending === 0) roundDone(round);
+  };
+
+  for (const job of jobs) {
+    if (job.puzzle.cells.length === 0) finish(job, { status: 'solved', solution: '' });
+    else runNode({ job, cells: job.puzzle.cells.slice(), root: true, probed: new Set(), best: null }, 1);
+  }
+
+  try {
+    await batch.run({
+      maxGenerations: opts.maxGenerations,
+      timeoutMs: opts.timeoutMs,
+      onChunk: async (finished, b) => {
+        if (finished.length === 0) return;
+        const states = await b.readStates(finished.map((o) => o.id));
+        const touched = new Set<Job>();
+        finished.forEach((o, k) => {
+          const role = roles.get(o.id);
+          // released already: its puzzle finished earlier in this chunk
+          if (!role) return;
+          roles.delete(o.id);
+          const job = jobOf(role);
+          job.grids.delete(o.id);
+          b.release(o.id);
+          if (job.result) return;
+          const cells = unpackCa(job.puzzle.width, job.puzzle.height, states[k]);
+          if (role.kind === 'stage') onStage(role, o, cells);
+          else onProbe(role, o, cells);
+          touched.add(job);
+        });
+        for (const job of touched) settle(job);
+        const overTime = opts.timeoutMs !== undefined && performance.now() - started > opts.timeoutMs;
+        while (waiting.length && batch.canAdd(waiting[0].input)) {
+          const w = waiting.shift()!;
+          const job = jobOf(w.role);
+          if (job.result) continue;
+          if (overTime) {
+            finish(job, { status: 'unsolved', reason: 'timeout' });
+            continue;
+          }
+          place(w.input, w.role);
+        }
+      },
+    });
+  } finally {
+    Object.assign(stats, { generations: batch.stats.generations, dispatches: batch.stats.dispatches, readbacks: batch.stats.readbacks, seconds: batch.stats.seconds });
+    batch.destroy();
+  }
+  for (const job of jobs) {
+    settle(job);
+    if (!job.result) finish(job, { status: 'unsolved', reason: waiting.length ? 'batch full' : 'stalled' });
+  }
+  return { results: jobs.map((j) => j.result!), stats };
+}
