@@ -20,7 +20,8 @@
 // nothing. CPU twin: deadendFill / deadendStep in src/puzzles/maze/reference.ts (same final state).
 //
 // State (src/puzzles/maze/pack.ts packDeadend): plane A (open), plane B (fake or terminal), then per region
-// [stamp, fills]. param0/param1 = start/end cell (never filled). One work item per region.
+// [stamp, fills]. Terminals are the cells open in both planes: a grid may hold any number of them, so many small
+// mazes can share one grid (an atlas, separated by walls: src/puzzles/maze/solver.ts). One work item per region.
 
 override REGION_ROWS: u32 = 64u;
 
@@ -33,8 +34,6 @@ struct Geom {
   width: u32,
   height: u32,
   metaBase: u32,   // first region word
-  start: u32,
-  end: u32,
   dispatch: u32,
 }
 
@@ -64,8 +63,6 @@ fn follow(geom: Geom, x0: u32, y0: u32) -> u32 {
     let at = geom.base + y * geom.wpr + wi;
     let me = atomicLoad(&state[at]);
     if (((me >> b) & 1u) == 0u) { break; }
-    let cell = y * geom.width + x;
-    if (cell == geom.start || cell == geom.end) { break; }
     var up = 0u;
     var down = 0u;
     if (y > 0u) { up = (atomicLoad(&state[at - geom.wpr]) >> b) & 1u; }
@@ -80,6 +77,8 @@ fn follow(geom: Geom, x0: u32, y0: u32) -> u32 {
       stamp(geom, region_of(geom, x, y));
       break;
     }
+    // terminals (start and end: open and marked in plane B) are never filled
+    if (((atomicLoad(&state[at + geom.plane]) >> b) & 1u) != 0u) { break; }
     let bit = 1u << b;
     let before = atomicAnd(&state[at], ~bit);
     if ((before & bit) == 0u) { break; } // another chain filled it meanwhile: it goes on from here
@@ -111,8 +110,6 @@ fn deadend_chains(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invo
   geom.width = g.width;
   geom.height = g.height;
   geom.metaBase = g.stateOffset + 2u * geom.plane;
-  geom.start = g.param0;
-  geom.end = g.param1;
   geom.dispatch = batch.dispatchBase + step.generation;
   let metaAt = geom.metaBase + region * REGION_META;
   let s = atomicLoad(&state[metaAt]);
@@ -122,8 +119,6 @@ fn deadend_chains(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invo
   let wx = region % geom.wpr;
   let y0 = (region / geom.wpr) * REGION_ROWS;
   let y1 = min(y0 + REGION_ROWS, g.height);
-  let terminals = select(0u, 1u << (g.param0 % g.width % 32u), g.param0 % g.width / 32u == wx);
-  let terminals2 = select(0u, 1u << (g.param1 % g.width % 32u), g.param1 % g.width / 32u == wx);
   var filled = 0u;
   for (var y = y0; y < y1; y++) {
     let a = word_at(geom, wx, y);
@@ -133,8 +128,6 @@ fn deadend_chains(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invo
     let left = from_left(a, word_at(geom, wx - 1u, y));
     let right = from_right(a, word_at(geom, wx + 1u, y));
     var dead = a & ~at_least_two(up, down, left, right);
-    if (y == g.param0 / g.width) { dead &= ~terminals; }
-    if (y == g.param1 / g.width) { dead &= ~terminals2; }
     while (dead != 0u) {
       let bit = firstTrailingBit(dead);
       dead &= dead - 1u;

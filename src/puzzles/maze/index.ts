@@ -113,9 +113,18 @@ async function solveAll(ctx: GpuContext, mazes: Maze[], opts: SolveOptions): Pro
   return parts;
 }
 
+const compiled = new WeakMap<GpuContext, Set<string>>();
+
+/** Compiles the method's pipelines once per device (a Batch.create does it; the pipelines are cached there). */
 async function compileRules(ctx: GpuContext, method: string): Promise<void> {
   const rules = method === 'walker' ? [walkerRule] : method === 'deadend' ? [deadendChainsRule, deadendSyncRule] : method === 'wavefront' ? [wavefrontRule] : [deadendChainsRule, deadendSyncRule, wavefrontRule];
-  for (const rule of rules) (await Batch.create(ctx, rule)).destroy();
+  let done = compiled.get(ctx);
+  if (!done) compiled.set(ctx, (done = new Set()));
+  for (const rule of rules) {
+    if (done.has(rule.name)) continue;
+    (await Batch.create(ctx, rule)).destroy();
+    done.add(rule.name);
+  }
 }
 
 export const mazeKind: PuzzleKind<Maze> = {

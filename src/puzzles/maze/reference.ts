@@ -125,29 +125,25 @@ export function verifyMoves(maze: Maze, moves: string): boolean {
  */
 export function simplePath(maze: Maze, open: (i: number) => boolean): number[] | null {
   const { width: w, height: h, start, end } = maze;
-  const nbrs = (i: number) => {
-    const x = i % w;
-    const out: number[] = [];
-    if (x > 0 && open(i - 1)) out.push(i - 1);
-    if (x < w - 1 && open(i + 1)) out.push(i + 1);
-    if (i >= w && open(i - w)) out.push(i - w);
-    if (i + w < w * h && open(i + w)) out.push(i + w);
-    return out;
-  };
   if (start === end) return [start];
-  const first = nbrs(start);
-  if (first.length !== 1) return null;
   const path = [start];
-  let prev = start;
-  let cur = first[0];
+  let prev = -1;
+  let cur = start;
   for (;;) {
-    path.push(cur);
-    if (cur === end) return path;
-    const n = nbrs(cur).filter((j) => j !== prev);
-    if (n.length !== 1) return null;
-    prev = cur;
-    cur = n[0];
+    // the open neighbours of cur other than prev: exactly one, or this is not a simple path
+    const x = cur % w;
+    let next = -1;
+    let count = 0;
+    if (x > 0 && cur - 1 !== prev && open(cur - 1)) (next = cur - 1), count++;
+    if (x < w - 1 && cur + 1 !== prev && open(cur + 1)) (next = cur + 1), count++;
+    if (cur >= w && cur - w !== prev && open(cur - w)) (next = cur - w), count++;
+    if (cur + w < w * h && cur + w !== prev && open(cur + w)) (next = cur + w), count++;
+    if (count !== 1) return null;
+    path.push(next);
+    if (next === end) return path;
     if (path.length > w * h) return null;
+    prev = cur;
+    cur = next;
   }
 }
 

@@ -83,6 +83,8 @@ export interface RunInfo {
   dispatches: number;
   /** single-cell rule applications that changed a cell (in-place dead-end filling) */
   cellUpdates?: number;
+  /** mazes that shared this maze's grid (an atlas of small mazes), when more than one */
+  atlasMazes?: number;
 }
 
 export interface RunResult<S> extends RunInfo {
@@ -168,28 +170,146 @@ export function deadendInput(maze: Maze, open: Uint8Array, mode: Mode, maxGenera
     height: h,
     items: n,
     state: packDeadend(maze, open, n * DEADEND_REGION_META),
-    params: [maze.start, maze.end],
     maxGenerations,
   };
 }
 
-/** Dead-end filling on the GPU: the final 2-bit states (reference.ts WALL/OPEN/FAKE/TERMINAL) of every maze. */
+/** mazes of at most this many cells share grids (atlases) in the in-place dead-end filling */
+export const ATLAS_MAX_MAZE_CELLS = 1 << 16;
+const ATLAS_WIDTH = 4096;
+const ATLAS_MAX_CELLS = 1 << 24;
+
+interface AtlasSlot {
+  maze: number;
+  /** cell column (a multiple of 32) and row of the maze's top-left cell */
+  x: number;
+  y: number;
+}
+
+/**
+ * Shelf-packs small mazes into atlases: each maze starts on a word boundary and is followed by at least one wall
+ * column and one wall row, so no path joins two mazes and dead-end filling of the atlas is dead-end filling of
+ * each maze. Why: the engine gives every grid its own workgroups, and on SwiftShader launching a workgroup per
+ * 31x31 maze per dispatch costs far more than filling it.
+ */
+function planAtlases(mazes: Maze[], which: number[]): { width: number; height: number; slots: AtlasSlot[] }[] {
+  const order = which.slice().sort((a, b) => mazes[b].height - mazes[a].height || a - b);
+  const atlases: { width: number; height: number; slots: AtlasSlot[] }[] = [];
+  let cur = { width: 0, height: 0, slots: [] as AtlasSlot[] };
+  let shelfY = 0;
+  let shelfH = 0;
+  let x = 0;
+  for (const i of order) {
+    const m = mazes[i];
+    const w = 32 * Math.ceil((m.width + 1) / 32);
+    const h = m.height + 1;
+    if (x + w > ATLAS_WIDTH && x > 0) {
+      shelfY += shelfH;
+      shelfH = 0;
+      x = 0;
+    }
+    if ((shelfY + h) * ATLAS_WIDTH > ATLAS_MAX_CELLS && cur.slots.length) {
+      atlases.push(cur);
+      cur = { width: 0, height: 0, slots: [] };
+      shelfY = 0;
+      shelfH = 0;
+      x = 0;
+    }
+    cur.slots.push({ maze: i, x, y: shelfY });
+    x += w;
+    shelfH = Math.max(shelfH, h);
+    cur.width = Math.max(cur.width, x);
+    cur.height = shelfY + shelfH;
+  }
+  if (cur.slots.length) atlases.push(cur);
+  return atlases;
+}
+
+function atlasInput(atlas: { width: number; height: number; slots: AtlasSlot[] }, mazes: Maze[], opens: Uint8Array[], maxGenerations?: number): GridInput {
+  const awpr = wordsPerRow(atlas.width);
+  const plane = awpr * atlas.height;
+  const n = deadendRegions(atlas.width, atlas.height);
+  const words = new Uint32Array(2 * plane + n * DEADEND_REGION_META);
+  for (const slot of atlas.slots) {
+    const m = mazes[slot.maze];
+    const own = packDeadend(m, opens[slot.maze]);
+    const wpr = wordsPerRow(m.width);
+    const mplane = wpr * m.height;
+    for (let y = 0; y < m.height; y++) {
+      const at = (slot.y + y) * awpr + slot.x / 32;
+      words.set(own.subarray(y * wpr, (y + 1) * wpr), at);
+      words.set(own.subarray(mplane + y * wpr, mplane + (y + 1) * wpr), plane + at);
+    }
+  }
+  return { width: atlas.width, height: atlas.height, items: n, state: words, maxGenerations };
+}
+
+/** a maze's own two planes, cut out of its atlas */
+function fromAtlas(words: Uint32Array, atlas: { width: number; height: number }, slot: AtlasSlot, m: Maze): Uint32Array {
+  const awpr = wordsPerRow(atlas.width);
+  const plane = awpr * atlas.height;
+  const wpr = wordsPerRow(m.width);
+  const mplane = wpr * m.height;
+  const out = new Uint32Array(2 * mplane);
+  for (let y = 0; y < m.height; y++) {
+    const at = (slot.y + y) * awpr + slot.x / 32;
+    out.set(words.subarray(at, at + wpr), y * wpr);
+    out.set(words.subarray(plane + at, plane + at + wpr), mplane + y * wpr);
+  }
+  return out;
+}
+
+function popcount(v: number): number {
+  v -= (v >>> 1) & 0x55555555;
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/**
+ * Dead-end filling on the GPU. Each result holds the maze's two planes (words; `state` unpacks them to
+ * reference.ts WALL/OPEN/FAKE/TERMINAL). In multi-gen mode small mazes share atlases (planAtlases).
+ */
 export async function runDeadend(ctx: GpuContext, mazes: Maze[], opts: RunOpts & { open?: Uint8Array[] } = {}): Promise<RunResult<Uint8Array>[]> {
   const mode = opts.mode ?? 'multi-gen';
   const rule = mode === 'one-gen' ? deadendSyncRule : deadendChainsRule;
-  const inputs = mazes.map((m, i) => deadendInput(m, opts.open?.[i] ?? m.open, mode, opts.maxGenerations));
-  const runs = await runGrids(ctx, rule, inputs, { ...opts, mode });
-  return runs.map((r, i) => {
+  const opens = mazes.map((m, i) => opts.open?.[i] ?? m.open);
+  const small = mode === 'one-gen' ? [] : mazes.map((_, i) => i).filter((i) => mazes[i].width * mazes[i].height <= ATLAS_MAX_MAZE_CELLS);
+  const isSmall = new Set(small);
+  const big = mazes.map((_, i) => i).filter((i) => !isSmall.has(i));
+  const atlases = planAtlases(mazes, small);
+  const inputs = [
+    ...atlases.map((a) => atlasInput(a, mazes, opens, opts.maxGenerations)),
+    ...big.map((i) => deadendInput(mazes[i], opens[i], mode, opts.maxGenerations)),
+  ];
+  // In place, the first dispatch almost always reaches the fixpoint and the second confirms it: read back after
+  // every two.
+  const readbackEvery = opts.readbackEvery ?? (mode === 'one-gen' ? undefined : 2);
+  const runs = await runGrids(ctx, rule, inputs, { ...opts, mode, readbackEvery });
+  const out: RunResult<Uint8Array>[] = new Array(mazes.length);
+  const unpack = (m: Maze) => (w: Uint32Array) => unpackDeadend(w, m.width, m.height);
+  atlases.forEach((a, k) => {
+    for (const slot of a.slots) {
+      const m = mazes[slot.maze];
+      const words = fromAtlas(runs[k].words, a, slot, m);
+      // fills = fake cells = plane B less the terminals
+      let fake = 0;
+      for (let j = words.length / 2; j < words.length; j++) fake += popcount(words[j]);
+      out[slot.maze] = result(words, runs[k].outcome, unpack(m), { cellUpdates: fake - (m.start === m.end ? 1 : 2), atlasMazes: a.slots.length });
+    }
+  });
+  big.forEach((i, k) => {
+    const r = runs[atlases.length + k];
     const m = mazes[i];
     const extra: Partial<RunInfo> = {};
     if (mode !== 'one-gen') {
       const meta = 2 * wordsPerRow(m.width) * m.height;
       let fills = 0;
-      for (let k = meta; k < r.words.length; k += DEADEND_REGION_META) fills += r.words[k + 1];
+      for (let j = meta; j < r.words.length; j += DEADEND_REGION_META) fills += r.words[j + 1];
       extra.cellUpdates = fills;
     }
-    return result(r.words, r.outcome, (w) => unpackDeadend(w, m.width, m.height), extra);
+    out[i] = result(r.words, r.outcome, unpack(m), extra);
   });
+  return out;
 }
 
 /** the path left by dead-end filling, when what is left is one simple path (no loops); reads the packed state */
