@@ -12,10 +12,6 @@ export const DEADEND_REGION_ROWS = 64;
 export const DEADEND_REGION_META = 2;
 export const deadendRegions = (width: number, height: number) => wordsPerRow(width) * Math.ceil(height / DEADEND_REGION_ROWS);
 
-export function tileCount(width: number, height: number, tileWords: number, tileRows: number): { x: number; y: number } {
-  return { x: Math.ceil(wordsPerRow(width) / tileWords), y: Math.ceil(height / tileRows) };
-}
-
 /** One bit plane from a 0/1 cell array (each word assembled in a register: this runs over 36 M cells). */
 export function packPlane(cells: ArrayLike<number>, width: number, height: number, out?: Uint32Array, at = 0): Uint32Array {
   const wpr = wordsPerRow(width);

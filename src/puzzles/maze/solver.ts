@@ -1,12 +1,12 @@
 // The maze rules as engine rules, and the methods built on them (issue 3):
-// - deadend: dead-end filling (thesis 3.1.1 + 4.1), in place, tiles to their local fixpoint (multi-gen), or one
-//   synchronous generation per dispatch (one-gen, for tests and the synchronous generation count);
-// - wavefront: distance modulo 3 from the start, K exact generations per dispatch, then trace-back on the host;
+// - deadend: dead-end filling (thesis 3.1.1 + 4.1), in place by chain following (multi-gen: a dispatch runs the
+//   rule to its fixpoint, small mazes share atlas grids), or one synchronous generation per dispatch (one-gen,
+//   for tests and the synchronous generation count);
+// - wavefront: distance modulo 3 from the start, one or K exact generations per dispatch, trace-back on the host;
 // - walker: thesis 3.1.2's 8-state automaton, one generation per dispatch;
 // - auto: deadend, then the wavefront on whatever loops remain.
 import type { GpuContext } from '../../gpu/context.ts';
 import { Batch, type GridOutcome, type Mode } from '../../engine/batch.ts';
-import { WORKGROUP_SIZE } from '../../engine/constants.ts';
 import type { GridInput, Rule } from '../../engine/rule.ts';
 import type { Maze } from './codec.ts';
 import {
@@ -18,14 +18,13 @@ import {
   packPlane,
   packWavefront,
   planeReader,
-  tileCount,
   unpackDeadend,
   unpackWalker,
   unpackWavefront,
   walkerWordsPerRow,
   wordsPerRow,
 } from './pack.ts';
-import { initialWalkerState, OPEN, simplePath, TERMINAL, traceBack, W } from './reference.ts';
+import { initialWalkerState, simplePath, traceBack, W } from './reference.ts';
 
 export const deadendSyncRule: Rule = {
   name: 'maze.deadendSync',
