@@ -56,6 +56,16 @@ describe.skipIf(skipGpu)('maze rules on the GPU match the CPU twins', () => {
     });
   });
 
+  it('dead-end filling of 400 small mazes of mixed sizes sharing atlas grids (several shelves) equals the CPU', async () => {
+    await withDevice(async (ctx) => {
+      const mazes = Array.from({ length: 400 }, (_, i) =>
+        generateMaze({ width: 5 + (i % 7) * 9, height: 3 + (i % 5) * 11, seed: 100 + i, loops: i % 3 === 0 ? 2 : 0 }));
+      const res = await runDeadend(ctx, mazes, { mode: 'multi-gen' });
+      mazes.forEach((m, i) => expect(firstDiff(res[i].state, deadendFill(m).state), `maze ${i}`).toBe(-1));
+      expect(res[0].atlasMazes).toBe(400);
+    });
+  });
+
   it('wavefront: labels (distance mod 3) equal a BFS; one-gen stops at the end, multi-gen within K', async () => {
     await withDevice(async (ctx) => {
       const mazes = mixed();
