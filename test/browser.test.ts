@@ -4,6 +4,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseBinary } from '../src/puzzles/binary/codec.ts';
+import { caRun, METHODS_ALL } from '../src/puzzles/binary/reference.ts';
 import { parseMazes } from '../src/puzzles/maze/codec.ts';
 import { bfsPath } from '../src/puzzles/maze/reference.ts';
 import puppeteer from 'puppeteer';
@@ -172,6 +174,34 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
     expect(v.errors).toEqual([]);
   });
 
+  for (const method of ['ca', 'thesis']) {
+    it(`solves a 10x10 binary puzzle with --method ${method} and draws 0s and 1s`, async () => {
+      const { page } = v;
+      const sample = readFileSync(new URL('../samples/web/binary-10x10.txt', import.meta.url));
+      const puzzle = parseBinary(sample, 'binary-10x10.txt')[0].puzzle!;
+      const expected = caRun(puzzle, METHODS_ALL, puzzle.distinct);
+      expect(expected.status).toBe('done');
+      await page.select('#kind', 'binary');
+      await page.select('#method', method);
+      await page.evaluate(() => window.cellsolveViewer!.loadSample('binary-10x10.txt'));
+      await waitForStatus(page, ['ready']);
+      await page.select('#speed', '0');
+      await page.click('#play');
+      expect(await waitForStatus(page, [], 90_000)).toBe('solved');
+      expect(await page.$eval('#detail', (e) => e.textContent)).toContain('checked by the verifier');
+      await settleFrames(page);
+      const shot = await screenshot(page, `viewer-binary-10x10-${method}`);
+      for (const i of [expected.cells.indexOf(0), expected.cells.indexOf(1), expected.cells.lastIndexOf(0), expected.cells.lastIndexOf(1)]) {
+        // near the cell's corner: paper, not the digit (palette in shaders/render/binary.wgsl: 0 light, 1 blue)
+        const xy = await page.evaluate((x: number, y: number) => window.cellsolveViewer!.cellToClient(x, y), (i % 10) - 0.35, Math.floor(i / 10) - 0.35);
+        const [r, , b] = shot.pixel(...xy);
+        if (expected.cells[i] === 0) expect(r, `cell ${i} should be 0: ${shot.pixel(...xy)}`).toBeGreaterThan(180);
+        else expect(b - r, `cell ${i} should be 1: ${shot.pixel(...xy)}`).toBeGreaterThan(60);
+      }
+      expect(v.errors).toEqual([]);
+    });
+  }
+
   it('pans with a mouse drag and zooms with the wheel about the pointer', async () => {
     const { page } = v;
     await page.evaluate(() => window.cellsolveViewer!.loadSample('maze-101.png'));
@@ -225,7 +255,7 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
   it('loads from the file picker and from pasted text, detecting the kind', async () => {
     const { page } = v;
     await page.select('#kind', 'auto');
-    const input = (await page.$('#file'))!;
+    const input = (await page.$('input#file'))!;
     await input.uploadFile(fileURLToPath(new URL('../samples/web/nonogram-25x25.txt', import.meta.url)));
     await page.waitForFunction(() => /^nonogram: nonogram-25x25\.txt/.test(document.getElementById('title')!.textContent ?? ''), { timeout: 20_000 });
     await page.select('#kind', 'auto');

@@ -4,6 +4,7 @@
 import type { GridOutcome } from '../engine/batch.ts';
 import type { GridInput, Rule } from '../engine/rule.ts';
 import type { PuzzleRecord } from '../puzzles/types.ts';
+import { binaryViewer } from './kind-binary.ts';
 import { lifeViewer } from './kind-life.ts';
 import { mazeViewer } from './kind-maze.ts';
 import { nonogramViewer } from './kind-nonogram.ts';
@@ -72,7 +73,7 @@ export interface ViewerKind {
   random?(width: number, height: number, seed: number, method: string): LoadedPuzzle;
 }
 
-export const viewerKinds: ViewerKind[] = [lifeViewer, mazeViewer, sudokuViewer, nonogramViewer];
+export const viewerKinds: ViewerKind[] = [lifeViewer, mazeViewer, sudokuViewer, nonogramViewer, binaryViewer];
 
 export function findViewerKind(name: string): ViewerKind | undefined {
   return viewerKinds.find((k) => k.name === name);
