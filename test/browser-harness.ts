@@ -85,7 +85,7 @@ export async function waitForStatus(page: Page, want: string[], timeoutMs = 60_0
     (w: string[]) => {
       if (!document.getElementById('error')!.hidden) return true; // a load or shader error: fail at once
       const s = document.getElementById('status')!.textContent ?? '';
-      return w.length ? w.includes(s) : !['running', 'ready', 'paused', 'no puzzle'].includes(s);
+      return w.length ? w.includes(s) : !['running', 'ready', 'paused', 'searching', 'no puzzle'].includes(s);
     },
     { timeout: timeoutMs, polling: 100 },
     want,

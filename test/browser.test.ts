@@ -147,6 +147,23 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
     expect(v.errors).toEqual([]);
   });
 
+  it('finishes a sudoku the automaton cannot with the command line\'s full search, and draws it', async () => {
+    const { page } = v;
+    await page.select('#kind', 'sudoku');
+    await page.select('#method', 'ca');
+    await page.evaluate(() => window.cellsolveViewer!.loadSample('sudoku-9x9-extreme.txt'));
+    await waitForStatus(page, ['ready']);
+    await page.select('#speed', '0');
+    await page.click('#play');
+    expect(await waitForStatus(page, [])).toBe('solved');
+    const detail = await page.$eval('#detail', (e) => e.textContent ?? '');
+    expect(detail).toMatch(/automaton stalls with \d+ undecided cells/);
+    expect(detail).toContain('--method full finished it');
+    await settleFrames(page);
+    await screenshot(page, 'viewer-sudoku-9x9-extreme-search');
+    expect(v.errors).toEqual([]);
+  });
+
   it('solves a 15x15 nonogram by line logic and draws filled cells and clues', async () => {
     const { page } = v;
     const id = readFileSync(new URL('../samples/web/nonogram-15x15.txt', import.meta.url), 'utf8').split('\n').find((l) => /^\d+x\d+:/.test(l))!;

@@ -14,7 +14,7 @@ import { firstPuzzle, parseAsCli, verifyAsCli, type LoadedPuzzle, type ViewerKin
 
 interface BinaryMethod {
   rule: Rule;
-  input(p: BinaryPuzzle): GridInput;
+  input(p: BinaryPuzzle, cells?: ArrayLike<number>): GridInput;
   shaders: string[];
   count: { shader: string; items: (p: BinaryPuzzle) => number };
   cells(p: BinaryPuzzle, state: Uint32Array): Uint8Array;
@@ -25,14 +25,14 @@ interface BinaryMethod {
 const methods: Record<string, BinaryMethod> = {
   ca: {
     rule: caRule,
-    input: (p) => caInput(p, p.cells, METHODS_ALL),
+    input: (p, cells = p.cells) => caInput(p, cells, METHODS_ALL),
     shaders: ['render/font.wgsl', 'render/binary.wgsl', 'render/binary-ca.wgsl'],
     count: { shader: 'render/binary-ca-count.wgsl', items: (p) => p.height * wordsPerRow(p.width) },
     cells: (p, state) => unpackCa(p.width, p.height, state),
   },
   thesis: {
     rule: thesisRule,
-    input: (p) => thesisInput(p),
+    input: (p, cells = p.cells) => thesisInput({ ...p, cells: Uint8Array.from(cells) }),
     shaders: ['render/font.wgsl', 'render/binary.wgsl', 'render/binary-thesis.wgsl'],
     count: { shader: 'render/binary-thesis-count.wgsl', items: (p) => p.width * p.height },
     cells: (_p, state) => thesisCells(state),
@@ -57,12 +57,13 @@ function loaded(p: BinaryPuzzle, title: string, methodName: string): LoadedPuzzl
     renderAux,
     counterLabel: 'unknown cells',
     count: { shader: method.count.shader, items: method.count.items(p) },
+    complete: { kind: 'binary', method: 'full', puzzle: p, input: (solution) => method.input(p, Array.from(solution, Number)) },
     judge(outcome, state) {
       const cells = method.cells(p, state);
       const unknown = cells.reduce((n, c) => n + (c === UNKNOWN ? 1 : 0), 0);
       const generations = method.generations?.(state, outcome.generations) ?? outcome.generations;
       if (outcome.status === 'contradiction') return { status: 'contradiction', detail: `the rules contradict each other after ${generations} generations: no solution`, generations };
-      if (unknown > 0) return { status: 'stuck', detail: `the automaton stalls with ${unknown} unknown cells after ${generations} generations: this puzzle needs probing or search (--method full)`, generations };
+      if (unknown > 0) return { status: 'stuck', detail: `the automaton stalls with ${unknown} unknown cells after ${generations} generations: this puzzle needs probing or search`, generations };
       if (!verifyAsCli('binary', p, cellsToString(cells), verifySolution)) return { status: 'error', detail: 'verifier rejected the grid', generations };
       return { status: 'solved', detail: `solved in ${generations} generations, checked by the verifier`, generations };
     },
@@ -77,6 +78,7 @@ export const binaryViewer: ViewerKind = {
   samples: [
     { label: 'Binary 10x10 (STPPC Unruly, distinct lines)', file: 'binary-10x10.txt' },
     { label: 'Binary 12x12 (STPPC Unruly, distinct lines)', file: 'binary-12x12.txt' },
+    { label: 'Binary 10x10 (stalls, then probing)', file: 'binary-10x10-probing.txt' },
   ],
   detect: (fileName, bytes) => {
     if (/\.(takuzu|binairo|unruly)$/i.test(fileName)) return true;

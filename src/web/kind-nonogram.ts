@@ -5,7 +5,7 @@
 // probing or search, which `cellsolve solve nonogram` does).
 import { parseNonograms, type Nonogram } from '../puzzles/nonogram/codec.ts';
 import { gpuLimitError, layoutOf, lineWordsFor, packClues, packCopy, solutionOf, unpackCopy } from '../puzzles/nonogram/pack.ts';
-import { initialCells, verify } from '../puzzles/nonogram/reference.ts';
+import { EMPTY, FILLED, initialCells, verify } from '../puzzles/nonogram/reference.ts';
 import { nonogramRule } from '../puzzles/nonogram/solver.ts';
 import { firstPuzzle, parseAsCli, verifyAsCli, type LoadedPuzzle, type ViewerKind } from './kinds.ts';
 
@@ -33,20 +33,22 @@ function loaded(p: Nonogram, title: string): LoadedPuzzle {
   const limit = gpuLimitError(p);
   if (limit) throw new Error(`${title}: ${limit}`);
   const layout = layoutOf(p.width, p.height);
+  const input = (cells: ArrayLike<number>) => ({
+    width: p.width,
+    height: p.height,
+    items: Math.max(p.width, p.height),
+    state: packCopy(layout, cells),
+    aux: packClues(p),
+    params: [1, 0, 0, 0],
+  });
   return {
     kind: nonogramViewer,
     title: p.title ? `${title}: ${p.title}` : title,
     width: p.width,
     height: p.height,
     rule: nonogramRule(lineWordsFor(p)),
-    input: {
-      width: p.width,
-      height: p.height,
-      items: Math.max(p.width, p.height),
-      state: packCopy(layout, initialCells(p)),
-      aux: packClues(p),
-      params: [1, 0, 0, 0],
-    },
+    input: input(initialCells(p)),
+    complete: { kind: 'nonogram', method: 'full', puzzle: p, input: (solution) => input(Array.from(solution, (ch) => (ch === '1' ? FILLED : EMPTY))) },
     renderParams: [layout.rowF, layout.rowE, 0, 0],
     counterLabel: 'unknown cells',
     count: { shader: 'render/nonogram-count.wgsl', items: p.height * layout.wr },

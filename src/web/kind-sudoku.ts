@@ -4,7 +4,7 @@
 // contradiction; otherwise stuck (the puzzle needs search, which `cellsolve solve sudoku --method full` does).
 import { parseSudoku } from '../puzzles/sudoku/codec.ts';
 import { caInput } from '../puzzles/sudoku/pack.ts';
-import { initialMasks, masksToValues, popcount, RULES_ALL, topology, verify, type SudokuPuzzle } from '../puzzles/sudoku/reference.ts';
+import { initialMasks, masksToValues, popcount, RULES_ALL, topology, valueOf, verify, type SudokuPuzzle } from '../puzzles/sudoku/reference.ts';
 import { solutionString, sudokuRoundsRule, sudokuRule } from '../puzzles/sudoku/solver.ts';
 import { FONT_3X5 } from './font.ts';
 import { firstPuzzle, parseAsCli, verifyAsCli, type LoadedPuzzle, type ViewerKind } from './kinds.ts';
@@ -44,6 +44,12 @@ function loaded(p: SudokuPuzzle, title: string, method: string): LoadedPuzzle {
     renderAux: renderAux(p),
     counterLabel: 'undecided cells',
     count: { shader: 'render/sudoku-count.wgsl', items: cells },
+    complete: {
+      kind: 'sudoku',
+      method: 'full',
+      puzzle: p,
+      input: (solution) => caInput(p, Uint32Array.from(solution, (ch) => 1 << (valueOf(ch) - 1)), RULES_ALL, cells * p.n + 2, rounds),
+    },
     judge(outcome, state) {
       const masks = state.subarray(0, cells);
       // the in-place rule counts its rounds in the word after the masks (pack.ts caInput `rounds`)
@@ -55,7 +61,7 @@ function loaded(p: SudokuPuzzle, title: string, method: string): LoadedPuzzle {
         return { status: 'contradiction', detail: `no solution exists${where}` };
       }
       const open = masks.reduce((n, m) => n + (popcount(m) > 1 ? 1 : 0), 0);
-      if (open > 0) return { status: 'stuck', detail: `the automaton stalls with ${open} undecided cells after ${gens} ${unit}: this puzzle needs search (--method full)`, generations: gens };
+      if (open > 0) return { status: 'stuck', detail: `the automaton stalls with ${open} undecided cells after ${gens} ${unit}: this puzzle needs search`, generations: gens };
       const solution = solutionString(p, masksToValues(masks));
       if (!verifyAsCli('sudoku', p, solution, verify)) return { status: 'error', detail: 'verifier rejected the grid' };
       return { status: 'solved', detail: `solved in ${gens} ${unit}, checked by the verifier`, generations: gens };
@@ -71,6 +77,7 @@ export const sudokuViewer: ViewerKind = {
   samples: [
     { label: 'Sudoku 9x9 basic (STPPC Solo)', file: 'sudoku-9x9-basic.txt' },
     { label: 'Sudoku 16x16 (STPPC Solo game id)', file: 'sudoku-16x16.txt' },
+    { label: 'Sudoku 9x9 extreme (stalls, then search)', file: 'sudoku-9x9-extreme.txt' },
   ],
   detect: (fileName, bytes) => {
     if (/\.sudoku$/i.test(fileName)) return true;

@@ -41,6 +41,12 @@ export interface LoadedPuzzle {
   counterLabel?: string;
   /** a count pass of the viewer's own over the state (shaders/render/count.wgsl), for rules that report none */
   count?: { shader: string; items: number };
+  /**
+   * When the automaton stalls: the command line's complete method for this kind, run through the registry on the
+   * GPU (probing and branching in its own batch), and the grid input that shows its solution in this rule's state
+   * layout, so the same palette draws the finished puzzle.
+   */
+  complete?: { kind: string; method: string; puzzle: unknown; input(solution: string): GridInput };
   /** back to generation 0: undo what judge() changed in the drawing */
   reset?(): void;
   /** names a finished grid from its final state (kinds verify solutions with their CPU verifier here) */
@@ -121,6 +127,11 @@ export function registeredKindNames(): string[] {
 export function parseAsCli<P>(kind: string, bytes: Uint8Array, file: string, codec: () => PuzzleRecord<P>[]): PuzzleRecord<P>[] {
   const registered = registry?.findKind(kind);
   return registered ? (registered.parse(bytes, file, {}) as PuzzleRecord<P>[]) : codec();
+}
+
+/** The registered kind, when the registry loaded and has it. */
+export function registeredKind(name: string) {
+  return registry?.findKind(name);
 }
 
 /** The registered kind's CPU verifier, else `own`. */

@@ -4,12 +4,12 @@
 import { Batch, type GridOutcome, type Mode } from '../engine/batch.ts';
 import type { GpuContext } from '../gpu/context.ts';
 import { StateCounter } from './counter.ts';
-import type { Judgement, LoadedPuzzle } from './kinds.ts';
+import { registeredKind, verifyAsCli, type Judgement, type LoadedPuzzle } from './kinds.ts';
 
 /** generations per animation frame; 0 = as fast as possible (the engine's adaptive chunks, multi-gen if any) */
 export type Speed = number;
 
-export type SessionStatus = 'ready' | 'running' | 'paused' | Judgement['status'];
+export type SessionStatus = 'ready' | 'running' | 'paused' | 'searching' | Judgement['status'];
 
 export interface SessionSnapshot {
   status: SessionStatus;
@@ -197,6 +197,32 @@ export class Session {
     })();
   }
 
+  /**
+   * The automaton stalled: the command line's complete method finishes the puzzle on the GPU, and its verified
+   * solution replaces the grid (frozen, as a finished grid) so the palette shows it. The stall stays in the detail.
+   */
+  private async completeBySearch(stalled: Judgement): Promise<Judgement> {
+    const c = this.puzzle.complete!;
+    const kind = registeredKind(c.kind);
+    if (!kind) return stalled;
+    this.status = 'searching';
+    this.detail = `${stalled.detail}; finishing with --method ${c.method}`;
+    this.onUpdate();
+    const [result] = await kind.solve(this.ctx, [c.puzzle], { method: c.method, options: {} });
+    const stall = stalled.detail.replace(/: this puzzle needs.*$/, '');
+    if (result.status === 'contradiction') return { status: 'contradiction', detail: `${stall}; --method ${c.method} proves there is no solution` };
+    if (!result.solution || (result.status !== 'solved' && result.status !== 'multiple')) return { ...stalled, detail: `${stalled.detail}; --method ${c.method}: ${result.status}${result.reason ? ` (${result.reason})` : ''}` };
+    if (!verifyAsCli(c.kind, c.puzzle, result.solution, () => false)) return { status: 'error', detail: `--method ${c.method}: verifier rejected its solution` };
+    const batch = this.batch!;
+    batch.release(this.id);
+    this.id = batch.add(c.input(result.solution));
+    batch.retire(this.id, 'done');
+    await this.uploaded();
+    this.countNow();
+    const multiple = result.status === 'multiple' ? ' (it has more than one solution; this is the first)' : '';
+    return { status: 'solved', detail: `${stall}; --method ${c.method} finished it in ${result.ms.toFixed(0)} ms${multiple}, checked by the verifier`, generations: stalled.generations };
+  }
+
   private countRate(generations: number): void {
     this.rate.generations += generations;
     const seconds = (performance.now() - this.rate.since) / 1000;
@@ -215,7 +241,8 @@ export class Session {
     this.countNow();
     try {
       const state = await this.batch!.readState(this.id);
-      const j = this.puzzle.judge(outcome, state);
+      let j = this.puzzle.judge(outcome, state);
+      if (j.status === 'stuck' && this.puzzle.complete) j = await this.completeBySearch(j);
       this.status = j.status;
       this.detail = j.detail;
       if (j.generations !== undefined) this.generation = j.generations;
