@@ -5,7 +5,7 @@
 import { cpus, loadavg } from 'node:os';
 import type { Page } from 'puppeteer';
 import type { GpuContext } from '../src/gpu/context.ts';
-import { haveChromium, openViewer, settleFrames } from '../test/browser-harness.ts';
+import { haveChromium, openViewer, screenshot, settleFrames } from '../test/browser-harness.ts';
 import type { BenchArgs } from './_report.ts';
 
 /** the largest bundled grid, drawn 1:1 and zoomed out */
@@ -62,6 +62,8 @@ export async function bench(_ctx: GpuContext | null, args: BenchArgs): Promise<v
     if (error) throw new Error(`loading ${sample}: ${error}`);
     const title = await page.$eval('#title', (e) => e.textContent ?? '');
     await settleFrames(page);
+    const shotName = `web-fps-${sample.replace(/[^a-z0-9]+/gi, '-').replace(/-png$|-txt$|-rle$/, '')}`;
+    await screenshot(page, `${shotName}-fitted`);
     const canvas = await page.$eval('#grid', (c) => `${(c as HTMLCanvasElement).width}x${(c as HTMLCanvasElement).height}`);
     const rows: [string, FrameCount, Record<string, unknown>][] = [];
     const bare = await panFor(page, seconds, false);
@@ -74,6 +76,8 @@ export async function bench(_ctx: GpuContext | null, args: BenchArgs): Promise<v
       view.zoomAt(view.canvasWidth / 2, view.canvasHeight / 2, 4 / view.pixelsPerCell);
     });
     rows.push(['pan-zoom4', await panFor(page, seconds, true), { pixelsPerCell: 4 }]);
+    await settleFrames(page);
+    await screenshot(page, `${shotName}-zoom4`);
     // while the automaton runs (fitted again): drawing shares SwiftShader's CPU with the compute chunks
     await page.evaluate(() => window.cellsolveViewer!.redraw());
     await page.select('#speed', '16');
@@ -81,6 +85,8 @@ export async function bench(_ctx: GpuContext | null, args: BenchArgs): Promise<v
     const running = await panFor(page, seconds, true);
     const status = await page.$eval('#status', (e) => e.textContent);
     rows.push(['pan-while-running', running, { status }]);
+    await settleFrames(page);
+    await screenshot(page, `${shotName}-running`);
     await page.evaluate(() => window.cellsolveViewer!.redraw());
 
     // SwiftShader draws on the CPU: other processes' load moves these numbers a lot, so it is printed with them
