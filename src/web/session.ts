@@ -189,10 +189,11 @@ export class Session {
           console.warn(`cellsolve viewer: run failed: ${(e as Error).message}`);
         }
       }
-      this.loop = null;
+      // the judgement (and a search that finishes a stalled puzzle) belongs to the run: reset and load wait for it
       const outcome = batch.outcome(this.id);
       if (outcome) await this.judge(outcome);
       else if (this.status === 'running') this.status = 'paused';
+      this.loop = null;
       this.onUpdate();
     })();
   }
