@@ -250,6 +250,32 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
     expect(v.errors).toEqual([]);
   });
 
+  it('zooms with a two-finger pinch on a touch screen', async () => {
+    const page = await v.browser.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push((e as Error).message));
+    try {
+      await page.setViewport({ width: 1200, height: 800, hasTouch: true });
+      await page.goto(v.url, { waitUntil: 'load' });
+      await page.waitForFunction(() => window.cellsolveViewer?.ready, { timeout: 30_000 });
+      await page.evaluate(() => window.cellsolveViewer!.loadSample('maze-101.png'));
+      await waitForStatus(page, ['ready']);
+      const before = await page.evaluate(() => window.cellsolveViewer!.view.pixelsPerCell);
+      // fingers 200 px apart move to 300 px apart: 1.5 times the zoom
+      const a = await page.touchscreen.touchStart(500, 400);
+      const b = await page.touchscreen.touchStart(700, 400);
+      for (let i = 1; i <= 5; i++) await b.move(700 + i * 20, 400);
+      await b.end();
+      await a.end();
+      const after = await page.evaluate(() => window.cellsolveViewer!.view.pixelsPerCell);
+      expect(after / before).toBeCloseTo(1.5, 2);
+    } finally {
+      await page.close();
+    }
+    expect(errors).toEqual([]);
+  });
+
   it('says plainly when the browser has no WebGPU, and how to enable it', async () => {
     // the same page in chromium without the WebGPU flags: no adapter
     const browser = await puppeteer.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--headless=new', '--disable-features=WebGPU'] });
