@@ -295,7 +295,7 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
     }
   });
 
-  it('loads from the file picker and from pasted text, detecting the kind', async () => {
+  it('loads from the file picker, pasted text and a dropped file, detecting the kind', async () => {
     const { page } = v;
     await page.select('#kind', 'auto');
     const input = (await page.$('input#file'))!;
@@ -306,6 +306,13 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
     await page.click('#load-paste');
     await page.waitForFunction(() => /^sudoku: pasted/.test(document.getElementById('title')!.textContent ?? ''), { timeout: 20_000 });
     expect(await waitForStatus(page, ['ready'])).toBe('ready');
+    // a file dropped on the grid
+    await page.evaluate(() => {
+      const data = new DataTransfer();
+      data.items.add(new File(['x = 3, y = 3\nbo$2bo$3o!\n'], 'glider.rle'));
+      document.getElementById('stage')!.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+    });
+    await page.waitForFunction(() => /^life: glider\.rle/.test(document.getElementById('title')!.textContent ?? ''), { timeout: 20_000 });
     expect(v.errors).toEqual([]);
   });
 
