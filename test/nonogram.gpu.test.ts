@@ -1,11 +1,11 @@
 // The GPU line automaton against its CPU twin, generation by generation: same cells, same status, same generation
 // count, in both ways of running it (one generation per dispatch pair, one invocation per line; and one invocation
 // per copy running several generations per dispatch), on mixed sizes in one batch.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseNonograms, pictureToPuzzle, type Nonogram } from '../src/puzzles/nonogram/codec.ts';
-import { lineSolve } from '../src/puzzles/nonogram/reference.ts';
-import { gpuLineSolve } from '../src/puzzles/nonogram/solver.ts';
+import { lineSolve, solveCpu, verify } from '../src/puzzles/nonogram/reference.ts';
+import { gpuLineSolve, solveNonograms } from '../src/puzzles/nonogram/solver.ts';
 import { skipGpu, withDevice } from './gpu.ts';
 import { randomPicture, rng } from './nonogram.helpers.ts';
 
@@ -79,6 +79,60 @@ describe.skipIf(skipGpu)('nonogram line automaton: GPU = CPU twin', () => {
       const most = Math.max(...out.map((o) => o.generations));
       expect(most).toBeLessThanOrEqual(24);
       expectTwin(ps, out, 'sgt 10x10');
+    });
+  });
+});
+
+describe.skipIf(skipGpu)('nonogram full method (probing + search on the GPU) = CPU solver', () => {
+  it('random pictures 3x3 .. 14x14: same status; unique puzzles the same solution; multiple ones two verified solutions', async () => {
+    await withDevice(async (ctx) => {
+      const ps: Nonogram[] = [];
+      for (let seed = 1; seed <= 60; seed++) ps.push(randomPicture(3 + (seed % 12), 3 + ((seed * 7) % 12), seed * 13, 45 + (seed % 3) * 10));
+      // and two with no solution at all
+      ps.push({ width: 3, height: 2, rows: [[3], []], columns: [[1], [], [1]] });
+      ps.push({ width: 2, height: 2, rows: [[1], [1]], columns: [[2], []], givens: Uint8Array.from([0, 0, 0, 1]) });
+      const got = await solveNonograms(ctx, ps);
+      const seen = new Set<string>();
+      ps.forEach((p, i) => {
+        const want = solveCpu(p);
+        const where = `#${i} ${p.width}x${p.height}`;
+        expect(got[i].status, where).toBe(want.status);
+        seen.add(`${got[i].status}/${got[i].level}`);
+        if (want.status === 'solved') expect(got[i].solution, where).toBe(want.solution);
+        if (want.status === 'multiple') {
+          expect(verify(p, got[i].solution!), where).toBe(true);
+          expect(verify(p, got[i].solution2!), where).toBe(true);
+          expect(got[i].solution).not.toBe(got[i].solution2);
+        }
+        if (got[i].level === 'line') expect(got[i].probes, where).toBe(0);
+        if (got[i].level === 'search') expect(got[i].branches, where).toBeGreaterThan(0);
+      });
+      // the set exercises every outcome
+      for (const k of ['solved/line', 'multiple/search', 'contradiction/line']) expect([...seen], k).toContain(k);
+    });
+  });
+
+  it('a timeout ends the puzzles still open as unsolved (timeout)', async () => {
+    await withDevice(async (ctx) => {
+      const hard = Array.from({ length: 4 }, (_, i) => randomPicture(25, 25, 1000 + i, 50));
+      const got = await solveNonograms(ctx, hard, { timeoutMs: 1 });
+      expect(got.every((r) => r.status === 'unsolved' && r.reason === 'timeout')).toBe(true);
+    });
+  });
+
+  const jwilk = new URL('../../shared/data/nonogram/jwilk-nonogram/data/', import.meta.url).pathname;
+  it.runIf(existsSync(jwilk))('jwilk (151 puzzles, 10x10 to 40x20, two line-word classes): same statuses as the CPU solver', async () => {
+    await withDevice(async (ctx) => {
+      const files = readdirSync(jwilk).filter((f) => f.endsWith('.nin')).sort();
+      const ps = files.flatMap((f) => parseNonograms(readFileSync(jwilk + f), f)).map((r) => r.puzzle!);
+      const got = await solveNonograms(ctx, ps);
+      const levels: Record<string, number> = {};
+      ps.forEach((p, i) => {
+        expect(got[i].status, files[i]).toBe(solveCpu(p).status);
+        levels[`${got[i].status}/${got[i].level}`] = (levels[`${got[i].status}/${got[i].level}`] ?? 0) + 1;
+      });
+      expect(levels['solved/line']).toBe(139);
+      expect(got.filter((r) => r.status === 'multiple').length).toBe(4);
     });
   });
 });

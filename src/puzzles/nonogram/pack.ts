@@ -28,7 +28,7 @@ export interface CopyLayout {
 export function layoutOf(width: number, height: number): CopyLayout {
   const wr = Math.ceil(width / 32);
   const wc = Math.ceil(height / 32);
-  const rowF = 3; // after status, generations, last counted dispatch
+  const rowF = 4; // after status, generations, last counted dispatch, clue table offset
   const rowE = rowF + height * wr;
   const colF = rowE + height * wr;
   const colE = colF + width * wc;
@@ -64,9 +64,13 @@ export function packClues(p: Nonogram): Uint32Array {
   return out;
 }
 
-/** A copy's words from cells (0 unknown, 1 filled, 2 empty); every line dirty unless `dirty` is false. */
-export function packCopy(l: CopyLayout, cells: ArrayLike<number>, dirty = true, out = new Uint32Array(l.words)): Uint32Array {
+/**
+ * A copy's words from cells (0 unknown, 1 filled, 2 empty); every line dirty unless `dirty` is false. `clues` is
+ * where the puzzle's clue table starts in the clue grid's aux (line.wgsl, header word 3).
+ */
+export function packCopy(l: CopyLayout, cells: ArrayLike<number>, clues = 0, dirty = true, out = new Uint32Array(l.words)): Uint32Array {
   out.fill(0);
+  out[3] = clues;
   const { width: w, height: h } = l;
   for (let r = 0; r < h; r++) {
     for (let c = 0; c < w; c++) {

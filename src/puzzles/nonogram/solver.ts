@@ -1,13 +1,39 @@
-// Nonograms on the GPU: the line automaton as an engine rule, and the strategies over it.
+// Nonograms on the GPU: the line automaton as an engine rule, and the strategy over it.
+//
+// `line`: the automaton alone (thesis 3.2: puzzles it cannot finish stay unsolved).
+// `full`: where line logic stalls (thesis 4.2: "cannot be solved by this CA"), probing: copies of the puzzle with
+// one unknown cell set each way run in the same batch; a copy that reaches a contradiction fixes its cell the
+// other way (and everything its twin deduced), cells both twins agree on are fixed too. When a whole sweep over
+// the unknown cells finds nothing, search: the probed cell whose weaker outcome decides the most cells becomes two
+// branches (its two copies, already settled), each probed and branched in turn, until the puzzle is solved and
+// uniqueness is proven, or a second solution turns up (`multiple`).
+//
+// Everything runs in one engine batch per line-word class, in rounds: each round is one grid per puzzle size holding
+// every copy queued for it (puzzles, probe windows of all puzzles, merged states to settle); the host reads the
+// round once, decides, and the next round's grid joins. Probe windows are narrow while many puzzles share the GPU
+// (each window then sees what the last one proved, as sequential probing would) and widen as puzzles finish.
 import type { GpuContext } from '../../gpu/context.ts';
-import { Batch, type Mode } from '../../engine/batch.ts';
+import { Batch, type GridOutcome, type Mode } from '../../engine/batch.ts';
 import type { Rule } from '../../engine/rule.ts';
 import type { Nonogram } from './codec.ts';
-import { layoutOf, lineWordsFor, packClues, packCopy, unpackCopy } from './pack.ts';
-import { initialCells } from './reference.ts';
+import {
+  gpuLimitError,
+  knownCount,
+  layoutOf,
+  lineWordsFor,
+  markAllDirty,
+  packClues,
+  packCopy,
+  setCell,
+  solutionOf,
+  touch,
+  unpackCopy,
+  type CopyLayout,
+} from './pack.ts';
+import { EMPTY, FILLED, initialCells, type Level } from './reference.ts';
 
 /** generations a multi-generation dispatch may run before the host looks (it stops earlier at a fixpoint) */
-export const GENERATIONS_PER_DISPATCH = 32;
+export const GENERATIONS_PER_DISPATCH = 64;
 
 const rules = new Map<number, Rule>();
 
@@ -23,58 +49,524 @@ export function nonogramRule(lineWords: number): Rule {
       constants: { LINE_WORDS: lineWords, GENERATIONS: GENERATIONS_PER_DISPATCH },
       tracksCompletion: true,
       // one invocation per copy (params[0] copies) instead of one per line
-      multiGeneration: { entryPoint: 'nono_copies', generationsPerDispatch: GENERATIONS_PER_DISPATCH, exact: true, items: (g) => g.params![0] },
+      // invocations work through params[1] copies each (of params[0])
+      multiGeneration: {
+        entryPoint: 'nono_copies',
+        generationsPerDispatch: GENERATIONS_PER_DISPATCH,
+        exact: true,
+        items: (g) => Math.ceil(g.params![0] / g.params![1]),
+      },
     };
     rules.set(lineWords, rule);
   }
   return rule;
 }
 
-export interface LineOutcome {
-  cells: Uint8Array;
-  status: 'solved' | 'stalled' | 'contradiction';
+export interface NonogramResult {
+  status: 'solved' | 'multiple' | 'unsolved' | 'contradiction';
+  solution?: string;
+  solution2?: string;
+  /** unsolved: 'stalled' (line logic), 'timeout', 'capped' */
+  reason?: string;
+  /** generations of line logic on the puzzle itself (its copies' work is in probes and branches) */
   generations: number;
+  /** probe copies run (two per probed cell) */
+  probes: number;
+  /** branch copies made when probing stalled */
+  branches: number;
+  /** the weakest means that sufficed: line logic alone, probing (no guess), or search */
+  level: Level;
+  /** for unsolved/contradiction under `line`: the cells line logic decided (0 unknown, 1 filled, 2 empty) */
+  cells?: Uint8Array;
+  ms: number;
 }
 
-/** Line logic alone on the GPU: every puzzle one grid, all in one batch per line-word class. */
-export async function gpuLineSolve(ctx: GpuContext, puzzles: Nonogram[], opts: { mode?: Mode; maxGenerations?: number } = {}): Promise<LineOutcome[]> {
-  const out: LineOutcome[] = new Array(puzzles.length);
+export interface NonogramSolveOptions {
+  method?: 'line' | 'full';
+  /** 'multi-gen' (default): one invocation per copy, many generations per dispatch; 'one-gen': one per line */
+  mode?: Mode;
+  timeoutMs?: number;
+  maxGenerations?: number;
+  /** copies the host tries to keep running at once (probe windows shrink as more puzzles share them) */
+  targetCopies?: number;
+  /** search nodes per puzzle before giving up ('capped') */
+  maxNodes?: number;
+  /** branches of one puzzle searched at the same time, at most */
+  maxActiveNodes?: number;
+  /** search nodes of all puzzles the host tries to keep busy (shared out among the unfinished puzzles) */
+  activeNodes?: number;
+  progress?: (done: number, total: number) => void;
+  /** per-call statistics, added to */
+  stats?: NonogramRunStats;
+}
+
+export interface NonogramRunStats {
+  dispatches: number;
+  readbacks: number;
+  /** grids run: one per round and puzzle size */
+  grids: number;
+  /** puzzle copies run (the puzzles themselves, probe copies, merged states to settle) */
+  copies: number;
+  /** ms from a round's grid joining to its readback: GPU work and the status readback */
+  gpuMs: number;
+  /** ms reading finished grids' states back */
+  readMs: number;
+  /** ms on the host deciding what runs next */
+  hostMs: number;
+}
+
+export const emptyStats = (): NonogramRunStats => ({ dispatches: 0, readbacks: 0, grids: 0, copies: 0, gpuMs: 0, readMs: 0, hostMs: 0 });
+
+export async function solveNonograms(ctx: GpuContext, puzzles: Nonogram[], opts: NonogramSolveOptions = {}): Promise<NonogramResult[]> {
+  const out: NonogramResult[] = new Array(puzzles.length);
   const classes = new Map<number, number[]>();
   puzzles.forEach((p, i) => {
+    const err = gpuLimitError(p);
+    if (err) throw new Error(`puzzle ${i + 1}: ${err}`);
     const k = lineWordsFor(p);
     classes.set(k, [...(classes.get(k) ?? []), i]);
   });
+  const started = performance.now();
+  let done = 0;
   for (const [lineWords, idx] of classes) {
-    const rule = nonogramRule(lineWords);
-    const batch = await Batch.create(ctx, rule);
-    try {
-      const ids = idx.map((i) => {
-        const p = puzzles[i];
-        const l = layoutOf(p.width, p.height);
-        return batch.add({
-          width: p.width,
-          height: p.height,
-          items: Math.max(p.width, p.height),
-          state: packCopy(l, initialCells(p)),
-          aux: packClues(p),
-          params: [1, 0, 0, 0],
-          maxGenerations: opts.maxGenerations,
-        });
-      });
-      await batch.run({ mode: opts.mode ?? 'multi-gen' });
-      const states = await batch.readStates(ids);
-      idx.forEach((i, k) => {
-        const p = puzzles[i];
-        const s = unpackCopy(layoutOf(p.width, p.height), states[k]);
-        out[i] = {
-          cells: s.cells,
-          status: s.contradiction ? 'contradiction' : s.cells.includes(0) ? 'stalled' : 'solved',
-          generations: s.generations,
-        };
-      });
-    } finally {
-      batch.destroy();
-    }
+    const run = new ClassRun(ctx, puzzles, idx, lineWords, opts, started, () => opts.progress?.(++done, puzzles.length));
+    const results = await run.solve();
+    idx.forEach((i, k) => (out[i] = results[k]));
   }
   return out;
+}
+
+/** Line logic alone (the twin tests' entry point): cells, status and generations per puzzle. */
+export async function gpuLineSolve(ctx: GpuContext, puzzles: Nonogram[], opts: { mode?: Mode; maxGenerations?: number } = {}) {
+  const res = await solveNonograms(ctx, puzzles, { ...opts, method: 'line' });
+  return res.map((r) => ({
+    cells: r.cells!,
+    status: r.status === 'contradiction' ? 'contradiction' : r.status === 'solved' ? 'solved' : 'stalled',
+    generations: r.generations,
+  }));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+interface PuzzleRun {
+  index: number;
+  p: Nonogram;
+  l: CopyLayout;
+  /** where the puzzle's clue table starts in the clue grid's aux */
+  clues: number;
+  solutions: string[];
+  probes: number;
+  branches: number;
+  nodes: number;
+  generations: number;
+  level: Level;
+  /** nodes probing (a few at a time) and waiting branches (searched depth first) */
+  active: Set<NodeRun>;
+  waiting: NodeRun[];
+  /** jobs queued or running for this puzzle */
+  jobs: number;
+  result?: NonogramResult;
+}
+
+/** A state being probed: settled by line logic, not contradictory, cells still unknown. */
+interface NodeRun {
+  puzzle: PuzzleRun;
+  words: Uint32Array;
+  /** next cell to probe (probing sweeps round the grid) */
+  cursor: number;
+  /** cells probed since the state last changed: a whole sweep without change means probing has stalled */
+  quiet: number;
+  /** the best cell to branch on among the quiet probes: its two settled copies */
+  best?: { score: number; filled: Uint32Array; empty: Uint32Array };
+}
+
+type Work = { kind: 'root'; puzzle: PuzzleRun } | { kind: 'settle'; node: NodeRun } | { kind: 'probe'; node: NodeRun; cells: number[] };
+/** Work for some copies of a grid: copies start .. start + count - 1. */
+type Job = Work & { start: number; count: number };
+
+const puzzleOf = (w: Work) => (w.kind === 'root' ? w.puzzle : w.node.puzzle);
+
+/** Copies per invocation in multi-generation dispatches: enough for several workgroups, at most 16 each. */
+function copiesPerLane(copies: number): number {
+  return Math.max(1, Math.min(16, Math.floor(copies / 256)));
+}
+
+/**
+ * One line-word class of puzzles in one batch. Its grids: the clue grid (every puzzle's clue table in its aux; it
+ * never runs), then one grid per round and puzzle size holding every copy queued in that round: puzzles, probe
+ * windows, settles of merged states. Rounds follow each other: a round's grid runs to its fixpoint (in
+ * multi-generation mode one dispatch), the host reads it once, and what it decides makes the next round's grid.
+ */
+class ClassRun {
+  private readonly runs: PuzzleRun[];
+  /** running grids and their jobs */
+  private readonly grids = new Map<number, Job[]>();
+  /** copies queued for the next round, by puzzle size */
+  private readonly queued = new Map<string, { w: number; h: number; work: Work[]; states: Uint32Array[]; copies: number }>();
+  private batch!: Batch;
+  private clueGrid = -1;
+  private readonly method: 'line' | 'full';
+  private readonly targetCopies: number;
+  private readonly maxNodes: number;
+  private readonly maxActive: number;
+  private readonly deadline: number;
+  private timedOut = false;
+  private unfinished: number;
+  /** nodes probing, over all puzzles (kept as they start and stop: counting them per probe would cost O(puzzles)) */
+  private activeNodes = 0;
+
+  constructor(
+    private readonly ctx: GpuContext,
+    puzzles: Nonogram[],
+    idx: number[],
+    private readonly lineWords: number,
+    private readonly opts: NonogramSolveOptions,
+    private readonly started: number,
+    private readonly onDone: () => void,
+  ) {
+    this.method = opts.method ?? 'full';
+    this.targetCopies = opts.targetCopies ?? 4096;
+    this.maxNodes = opts.maxNodes ?? 100_000;
+    this.maxActive = opts.maxActiveNodes ?? 16;
+    this.deadline = opts.timeoutMs !== undefined ? started + opts.timeoutMs : Infinity;
+    this.unfinished = idx.length;
+    let clues = 0;
+    this.runs = idx.map((index) => {
+      const p = puzzles[index];
+      const run: PuzzleRun = {
+        index,
+        p,
+        l: layoutOf(p.width, p.height),
+        clues,
+        solutions: [],
+        probes: 0,
+        branches: 0,
+        nodes: 0,
+        generations: 0,
+        level: 'line',
+        active: new Set(),
+        waiting: [],
+        jobs: 0,
+      };
+      clues += packClues(p).length;
+      return run;
+    });
+  }
+
+  async solve(): Promise<NonogramResult[]> {
+    this.batch = await Batch.create(this.ctx, nonogramRule(this.lineWords));
+    try {
+      const aux = new Uint32Array(this.runs.reduce((n, r) => n + packClues(r.p).length, 0));
+      for (const r of this.runs) aux.set(packClues(r.p), r.clues);
+      // the clue grid: no cells, no work items; it only holds the clue tables every copy points into
+      this.clueGrid = this.batch.add({ width: 1, height: 1, items: 0, state: new Uint32Array(0), aux, params: [0, 1, 0, 0] });
+      for (const r of this.runs) this.queue({ kind: 'root', puzzle: r }, packCopy(r.l, initialCells(r.p), r.clues));
+      this.flush();
+      const mode = this.opts.mode ?? 'multi-gen';
+      // multi-gen: a round's grid settles within one dispatch (nono_copies), so look after every dispatch
+      await this.batch.run({
+        mode,
+        readbackEvery: mode === 'multi-gen' ? 1 : undefined,
+        maxGenerations: this.opts.maxGenerations,
+        onChunk: (finished) => this.onChunk(finished),
+      });
+      if (this.opts.stats) {
+        this.opts.stats.dispatches += this.batch.stats.dispatches;
+        this.opts.stats.readbacks += this.batch.stats.readbacks;
+      }
+      for (const r of this.runs) if (!r.result) this.finish(r, { status: 'unsolved', reason: this.timedOut ? 'timeout' : 'stalled' });
+      return this.runs.map((r) => r.result!);
+    } finally {
+      this.batch.destroy();
+    }
+  }
+
+  /** Queues copies for the next round. */
+  private queue(work: Work, state: Uint32Array): void {
+    const r = puzzleOf(work);
+    const key = `${r.p.width}x${r.p.height}`;
+    let q = this.queued.get(key);
+    if (!q) this.queued.set(key, (q = { w: r.p.width, h: r.p.height, work: [], states: [], copies: 0 }));
+    q.work.push(work);
+    q.states.push(state);
+    q.copies += state.length / r.l.words;
+    r.jobs++;
+  }
+
+  /** The queued copies join the batch: one grid per puzzle size. */
+  private flush(): void {
+    for (const q of this.queued.values()) {
+      const l = layoutOf(q.w, q.h);
+      const state = new Uint32Array(q.copies * l.words);
+      const jobs: Job[] = [];
+      let at = 0;
+      q.work.forEach((w, i) => {
+        const count = q.states[i].length / l.words;
+        state.set(q.states[i], at * l.words);
+        jobs.push({ ...w, start: at, count });
+        at += count;
+      });
+      const id = this.batch.add({
+        width: q.w,
+        height: q.h,
+        items: q.copies * Math.max(q.w, q.h),
+        state,
+        params: [q.copies, copiesPerLane(q.copies), this.clueGrid, 0],
+        maxGenerations: this.opts.maxGenerations,
+      });
+      this.grids.set(id, jobs);
+      if (this.opts.stats) {
+        this.opts.stats.grids++;
+        this.opts.stats.copies += q.copies;
+      }
+    }
+    this.queued.clear();
+  }
+
+  private lastChunkEnd = 0;
+
+  private async onChunk(finished: GridOutcome[]): Promise<void> {
+    const mine = finished.filter((o) => this.grids.has(o.id));
+    if (mine.length === 0) return;
+    const t0 = performance.now();
+    if (this.opts.stats && this.lastChunkEnd) this.opts.stats.gpuMs += t0 - this.lastChunkEnd;
+    const states = await this.batch.readStates(mine.map((o) => o.id));
+    const t1 = performance.now();
+    if (performance.now() > this.deadline && !this.timedOut) this.stopAll();
+    mine.forEach((o, k) => {
+      const jobs = this.grids.get(o.id)!;
+      this.grids.delete(o.id);
+      const words = states[k];
+      for (const job of jobs) {
+        const r = puzzleOf(job);
+        r.jobs--;
+        if (r.result) continue;
+        const l = r.l;
+        const mine = words.subarray(job.start * l.words, (job.start + job.count) * l.words);
+        if (o.status === 'capped' || o.status === 'timeout') this.finish(r, { status: 'unsolved', reason: o.status });
+        else if (job.kind === 'root') this.onRoot(r, mine);
+        else if (job.kind === 'settle') this.onSettled(job.node, mine);
+        else this.onProbed(job.node, job.cells, mine);
+        this.schedule(r);
+      }
+      this.batch.release(o.id);
+    });
+    this.flush();
+    if (this.opts.stats) {
+      this.opts.stats.readMs += t1 - t0;
+      this.opts.stats.hostMs += performance.now() - t1;
+    }
+    this.lastChunkEnd = performance.now();
+  }
+
+  /** A puzzle's line logic is done: solved, contradictory, stalled (method line) or on to probing. */
+  private onRoot(r: PuzzleRun, words: Uint32Array): void {
+    const s = unpackCopy(r.l, words);
+    r.generations = s.generations;
+    if (s.contradiction) return this.finish(r, { status: 'contradiction', cells: s.cells });
+    if (!s.cells.includes(0)) {
+      r.solutions.push(solutionOf(r.l, words));
+      return this.finish(r, { status: 'solved', cells: s.cells });
+    }
+    if (this.method === 'line') return this.finish(r, { status: 'unsolved', reason: 'stalled', cells: s.cells });
+    r.level = 'probe';
+    this.addNode(r, Uint32Array.from(words));
+  }
+
+  /** A settled state to search below (the puzzle after line logic, or a branch). */
+  private addNode(r: PuzzleRun, words: Uint32Array): void {
+    if (r.result) return;
+    if (++r.nodes > this.maxNodes) return this.finish(r, { status: 'unsolved', reason: 'capped' });
+    if (knownCount(r.l, words) === r.p.width * r.p.height) return this.onSolution(r, words);
+    r.waiting.push({ puzzle: r, words, cursor: 0, quiet: 0 });
+  }
+
+  /** Starts waiting nodes (depth first) while there is room; a puzzle with nothing left to search is done. */
+  private schedule(r: PuzzleRun): void {
+    while (!r.result && r.active.size < this.activeLimit() && r.waiting.length) {
+      const node = r.waiting.pop()!;
+      r.active.add(node);
+      this.activeNodes++;
+      this.probe(node);
+    }
+    if (!r.result && r.active.size === 0 && r.jobs === 0) {
+      // the whole tree is searched: one solution proves it unique, none means there is none
+      this.finish(r, { status: r.solutions.length === 0 ? 'contradiction' : 'solved' });
+    }
+  }
+
+  /**
+   * Branches of one puzzle searched at once. Depth first, one at a time, wastes nothing when the puzzle has two
+   * solutions (the second is found sooner); side by side they keep the GPU busy once few puzzles are left.
+   */
+  private activeLimit(): number {
+    return Math.max(1, Math.min(this.maxActive, Math.floor((this.opts.activeNodes ?? 256) / Math.max(1, this.unfinished))));
+  }
+
+  private nodeDone(node: NodeRun): void {
+    if (node.puzzle.active.delete(node)) this.activeNodes--;
+  }
+
+  private onSolution(r: PuzzleRun, words: Uint32Array): void {
+    const s = solutionOf(r.l, words);
+    if (!r.solutions.includes(s)) r.solutions.push(s);
+    if (r.solutions.length >= 2) this.finish(r, { status: 'multiple' });
+  }
+
+  /**
+   * Queues the next window of unknown cells of `node`, two copies each. Windows are wide when few nodes share the
+   * GPU (fewer rounds) and narrow when many do (each probe then sees what the previous window proved).
+   */
+  private probe(node: NodeRun): void {
+    const r = node.puzzle;
+    const { l } = r;
+    const n = r.p.width * r.p.height;
+    const unknown = n - knownCount(l, node.words);
+    const window = Math.max(1, Math.min(256, Math.floor(this.targetCopies / (2 * Math.max(1, this.activeNodes)))));
+    const cells: number[] = [];
+    for (let step = 0; step < n && cells.length < window && node.quiet + cells.length < unknown; step++) {
+      const i = (node.cursor + step) % n;
+      if (cellUnknown(l, node.words, i)) cells.push(i);
+    }
+    node.cursor = (cells[cells.length - 1] + 1) % n;
+    const words = new Uint32Array(l.words * 2 * cells.length);
+    cells.forEach((i, k) => {
+      const row = Math.floor(i / r.p.width);
+      const col = i % r.p.width;
+      for (const [j, v] of [
+        [2 * k, FILLED],
+        [2 * k + 1, EMPTY],
+      ]) {
+        const at = j * l.words;
+        words.set(node.words, at);
+        clearDirty(l, words, at);
+        setCell(l, words, row, col, v, at);
+        touch(l, words, row, col, at);
+      }
+    });
+    r.probes += 2 * cells.length;
+    this.queue({ kind: 'probe', node, cells }, words);
+  }
+
+
+  /** Probe outcomes: contradictions and agreements fix cells; solutions are collected; a quiet sweep branches. */
+  private onProbed(node: NodeRun, cells: number[], words: Uint32Array): void {
+    const r = node.puzzle;
+    const { l } = r;
+    const n = r.p.width * r.p.height;
+    const before = knownCount(l, node.words);
+    for (let k = 0; k < cells.length; k++) {
+      const a = 2 * k * l.words;
+      const b = a + l.words;
+      const aDead = (words[a] & 1) !== 0;
+      const bDead = (words[b] & 1) !== 0;
+      if (aDead && bDead) return this.nodeDone(node); // neither value of the cell: no solution below this node
+      if (aDead || bDead) {
+        orPlanes(l, node.words, words, aDead ? b : a); // the surviving copy's deductions hold here
+        continue;
+      }
+      for (const at of [a, b]) if (knownCount(l, words, at) === n) this.onSolution(r, words.subarray(at, at + l.words));
+      if (r.result) return;
+      andOrPlanes(l, node.words, words, a, b); // cells both copies agree on hold whatever the cell is
+    }
+    if (hasConflict(l, node.words)) return this.nodeDone(node);
+    const after = knownCount(l, node.words);
+    if (after > before) {
+      // new cells: let line logic spread them (and check them), then probe on
+      node.quiet = 0;
+      node.best = undefined;
+      const state = Uint32Array.from(node.words);
+      markAllDirty(l, state);
+      return this.queue({ kind: 'settle', node }, state);
+    }
+    node.quiet += cells.length;
+    for (let k = 0; k < cells.length; k++) {
+      const a = 2 * k * l.words;
+      const b = a + l.words;
+      const score = Math.min(knownCount(l, words, a), knownCount(l, words, b));
+      if (!node.best || score > node.best.score) {
+        node.best = { score, filled: words.slice(a, a + l.words), empty: words.slice(b, b + l.words) };
+      }
+    }
+    if (node.quiet < n - after) return this.probe(node);
+    // a whole sweep without news: branch on the best cell (both of its copies are settled already)
+    const best = node.best!;
+    r.level = 'search';
+    r.branches += 2;
+    this.nodeDone(node);
+    this.addNode(r, best.empty);
+    this.addNode(r, best.filled);
+  }
+
+  private onSettled(node: NodeRun, words: Uint32Array): void {
+    const r = node.puzzle;
+    if (words[0] & 1) return this.nodeDone(node);
+    node.words = Uint32Array.from(words);
+    if (knownCount(r.l, node.words) === r.p.width * r.p.height) {
+      this.onSolution(r, node.words);
+      return this.nodeDone(node);
+    }
+    this.probe(node);
+  }
+
+  private finish(r: PuzzleRun, res: { status: NonogramResult['status']; reason?: string; cells?: Uint8Array }): void {
+    if (r.result) return;
+    const status = res.status === 'solved' && r.solutions.length === 0 ? 'contradiction' : res.status;
+    r.result = {
+      status,
+      solution: r.solutions[0],
+      solution2: status === 'multiple' ? r.solutions[1] : undefined,
+      reason: res.reason,
+      generations: r.generations,
+      probes: r.probes,
+      branches: r.branches,
+      level: r.level,
+      cells: res.cells,
+      ms: performance.now() - this.started,
+    };
+    this.activeNodes -= r.active.size;
+    r.active.clear();
+    r.waiting.length = 0;
+    this.unfinished--;
+    this.onDone();
+  }
+
+  /** The time is up: running grids stop, puzzles without an answer end as 'unsolved' (timeout). */
+  private stopAll(): void {
+    this.timedOut = true;
+    for (const r of this.runs) if (!r.result) this.finish(r, { status: 'unsolved', reason: 'timeout' });
+    for (const id of this.grids.keys()) if (!this.batch.outcome(id)) this.batch.retire(id, 'timeout');
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Word operations on copies (layout in pack.ts): the planes run from rowF to rowDirty.
+
+function cellUnknown(l: CopyLayout, words: Uint32Array, i: number): boolean {
+  const r = Math.floor(i / l.width);
+  const c = i - r * l.width;
+  const k = r * l.wr + (c >>> 5);
+  return ((words[l.rowF + k] | words[l.rowE + k]) & (1 << (c & 31))) === 0;
+}
+
+function clearDirty(l: CopyLayout, words: Uint32Array, at: number): void {
+  words.fill(0, at + l.rowDirty, at + l.words);
+  words[at + 1] = 0;
+  words[at + 2] = 0;
+}
+
+/** node |= src copy at `at` (every plane) */
+function orPlanes(l: CopyLayout, node: Uint32Array, src: Uint32Array, at: number): void {
+  for (let i = l.rowF; i < l.rowDirty; i++) node[i] |= src[at + i];
+}
+
+/** node |= copy a & copy b (what both settled copies agree on) */
+function andOrPlanes(l: CopyLayout, node: Uint32Array, src: Uint32Array, a: number, b: number): void {
+  for (let i = l.rowF; i < l.rowDirty; i++) node[i] |= src[a + i] & src[b + i];
+}
+
+/** a cell both filled and empty */
+function hasConflict(l: CopyLayout, words: Uint32Array): boolean {
+  for (let i = 0; i < l.rowE - l.rowF; i++) if (words[l.rowF + i] & words[l.rowE + i]) return true;
+  return false;
 }
