@@ -10,7 +10,7 @@ import { unpackCa, wordsPerRow } from '../puzzles/binary/pack.ts';
 import { METHODS_ALL, thesisCells, thesisLastChange, verifySolution } from '../puzzles/binary/reference.ts';
 import { caInput, caRule, thesisInput, thesisRule } from '../puzzles/binary/solver.ts';
 import { FONT_3X5 } from './font.ts';
-import { firstPuzzle, parseAsCli, verifyAsCli, type LoadedPuzzle, type ViewerKind } from './kinds.ts';
+import { firstPuzzle, parseAsCli, verifyAsCli, type LoadedPuzzle, type ViewerKind } from './kind-api.ts';
 
 interface BinaryMethod {
   rule: Rule;

@@ -5,7 +5,7 @@ import { parsePattern } from '../life/codec.ts';
 import { randomLife, type LifeGrid } from '../life/reference.ts';
 import { wordsPerRow } from '../life/pack.ts';
 import { lifeInput, lifeRule } from '../life/rule.ts';
-import { textOf, type LoadedPuzzle, type ViewerKind } from './kinds.ts';
+import { textOf, type LoadedPuzzle, type ViewerKind } from './kind-api.ts';
 
 /** a pattern gets at least this much room on every side, and the field is at least MIN_FIELD cells across */
 const MARGIN = 64;

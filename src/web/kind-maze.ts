@@ -12,7 +12,7 @@ import { generateMaze } from '../puzzles/maze/generate.ts';
 import { unpackDeadend, unpackWalker, unpackWavefront, wordsPerRow } from '../puzzles/maze/pack.ts';
 import { bfsPath, FAKE, OPEN, TERMINAL, traceBack, verifyMoves, W } from '../puzzles/maze/reference.ts';
 import { deadendChainsRule, deadendInput, deadendSyncRule, walkerInput, walkerPath, walkerRule, wavefrontInput, wavefrontRule } from '../puzzles/maze/solver.ts';
-import { firstPuzzle, parseAsCli, textOf, verifyAsCli, type Judgement, type LoadedPuzzle, type ViewerKind } from './kinds.ts';
+import { firstPuzzle, parseAsCli, textOf, verifyAsCli, type Judgement, type LoadedPuzzle, type ViewerKind } from './kind-api.ts';
 
 interface MazeMethod {
   rule: Rule;

@@ -7,7 +7,7 @@ import { parseNonograms, type Nonogram } from '../puzzles/nonogram/codec.ts';
 import { gpuLimitError, layoutOf, lineWordsFor, packClues, packCopy, solutionOf, unpackCopy } from '../puzzles/nonogram/pack.ts';
 import { EMPTY, FILLED, initialCells, verify } from '../puzzles/nonogram/reference.ts';
 import { nonogramRule } from '../puzzles/nonogram/solver.ts';
-import { firstPuzzle, parseAsCli, verifyAsCli, type LoadedPuzzle, type ViewerKind } from './kinds.ts';
+import { firstPuzzle, parseAsCli, verifyAsCli, type LoadedPuzzle, type ViewerKind } from './kind-api.ts';
 
 function drawClues(p: Nonogram, g: CanvasRenderingContext2D, cellToCss: (x: number, y: number) => [number, number], cssPerCell: number): void {
   if (cssPerCell < 7) return; // unreadable: the grid alone

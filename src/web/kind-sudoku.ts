@@ -7,7 +7,7 @@ import { caInput } from '../puzzles/sudoku/pack.ts';
 import { initialMasks, masksToValues, popcount, RULES_ALL, topology, valueOf, verify, type SudokuPuzzle } from '../puzzles/sudoku/reference.ts';
 import { solutionString, sudokuRoundsRule, sudokuRule } from '../puzzles/sudoku/solver.ts';
 import { FONT_3X5 } from './font.ts';
-import { firstPuzzle, parseAsCli, verifyAsCli, type LoadedPuzzle, type ViewerKind } from './kinds.ts';
+import { firstPuzzle, parseAsCli, verifyAsCli, type LoadedPuzzle, type ViewerKind } from './kind-api.ts';
 
 /** drawing data for shaders/render/sudoku.wgsl: the font, then per cell: bit 0 given, bits 1-4 thick borders */
 function renderAux(p: SudokuPuzzle): Uint32Array {

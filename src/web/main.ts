@@ -2,7 +2,8 @@
 import './node-shims.ts';
 import { GpuError, type GpuContext } from '../gpu/context.ts';
 import { createBrowserContext } from '../gpu/browser.ts';
-import { findViewerKind, loadAuto, loadRegistry, registeredKindNames, viewerKinds, type LoadedPuzzle, type ViewerKind } from './kinds.ts';
+import { loadRegistry, registeredKindNames, type LoadedPuzzle, type ViewerKind } from './kind-api.ts';
+import { findViewerKind, loadAuto, viewerKinds } from './kinds.ts';
 import { CounterPlot } from './plot.ts';
 import { GridRenderer, type KindPipelines } from './renderer.ts';
 import { Session } from './session.ts';

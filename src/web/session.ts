@@ -4,7 +4,7 @@
 import { Batch, type GridOutcome, type Mode } from '../engine/batch.ts';
 import type { GpuContext } from '../gpu/context.ts';
 import { StateCounter } from './counter.ts';
-import { registeredKind, verifyAsCli, type Judgement, type LoadedPuzzle } from './kinds.ts';
+import { registeredKind, verifyAsCli, type Judgement, type LoadedPuzzle } from './kind-api.ts';
 
 /** generations per animation frame; 0 = as fast as possible (the engine's adaptive chunks, multi-gen if any) */
 export type Speed = number;
