@@ -62,6 +62,8 @@ interface ViewerHandle {
   timeDraws(frames: number, moving: boolean): Promise<number>;
   /** the view was changed from outside (benchmarks pan it directly) */
   moved(): void;
+  /** show the whole grid */
+  fit(): void;
   snapshot(): ReturnType<Session['snapshot']> | null;
 }
 
@@ -463,6 +465,7 @@ async function main(): Promise<void> {
     registered: registeredKindNames(),
     redraw: () => viewer.markDirty(),
     moved: () => viewer.moved(),
+    fit: () => viewer.fit(),
     timeDraws: (frames, moving) => viewer.timeDraws(frames, moving),
     snapshot: () => viewer.snapshot(),
   } as ViewerHandle;
