@@ -316,6 +316,26 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
     expect(v.errors).toEqual([]);
   });
 
+  it('reports a maze with no path and a sudoku with no solution', async () => {
+    const { page } = v;
+    const paste = async (kind: string, text: string) => {
+      await page.select('#kind', kind);
+      await page.$eval('#paste', (e, t) => ((e as HTMLTextAreaElement).value = t as string), text);
+      await page.click('#load-paste');
+      await waitForStatus(page, ['ready']);
+      await page.select('#speed', '0');
+      await page.click('#play');
+      return waitForStatus(page, []);
+    };
+    // start and end in two walled-off parts
+    expect(await paste('maze', ['#S###', '# # #', '### #', '#   #', '###E#', ''].join('\n'))).toBe('no path');
+    // two 5s in the first row: the automaton empties a cell, and the full search confirms there is no solution
+    expect(await paste('sudoku', '55..2.16...34......8..6.9..8..2..5.....8.3.....2..4..9..9.4..5......12...35.8...6\n')).toBe('contradiction');
+    await settleFrames(page);
+    await screenshot(page, 'viewer-sudoku-contradiction');
+    expect(v.errors).toEqual([]);
+  });
+
   it('shows a clear error for a bad pattern, naming line and column', async () => {
     const { page } = v;
     await page.select('#kind', 'life');
