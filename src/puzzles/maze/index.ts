@@ -21,8 +21,12 @@ function modeOption(options: Record<string, string | boolean>, fallback: Mode): 
   return m;
 }
 
-/** the wavefront's default: one generation per dispatch measured faster than 16 on SwiftShader (bench/maze.ts) */
-export const WAVEFRONT_DEFAULT_MODE: Mode = 'one-gen';
+/**
+ * The wavefront's default dispatch mode by grid size: measured on SwiftShader (bench/maze.ts), one generation per
+ * dispatch wins on small grids (combo400: 1.2 s vs 1.8 s) and 16 per dispatch on large ones, where every dispatch
+ * checks every region (braid2k: 106 s vs 162 s under the same load).
+ */
+export const WAVEFRONT_MULTI_GEN_CELLS = 1 << 20;
 
 interface Partial {
   status?: SolveResult['status'];
@@ -90,7 +94,14 @@ async function solveAll(ctx: GpuContext, mazes: Maze[], opts: SolveOptions): Pro
   }
   if (toWave.length && (method === 'wavefront' || method === 'auto')) {
     const sub = toWave.map((i) => mazes[i]);
-    const res = await runWavefront(ctx, sub, { ...run, mode: modeOption(opts.options, WAVEFRONT_DEFAULT_MODE), open: toWave.map((i) => open[i]) });
+    // one batch per dispatch mode: small grids one generation per dispatch, large ones WAVE_GENERATIONS
+    const res: Awaited<ReturnType<typeof runWavefront>> = new Array(sub.length);
+    for (const mode of ['one-gen', 'multi-gen'] as Mode[]) {
+      const pick = sub.map((m, k) => k).filter((k) => modeOption(opts.options, sub[k].width * sub[k].height >= WAVEFRONT_MULTI_GEN_CELLS ? 'multi-gen' : 'one-gen') === mode);
+      if (!pick.length) continue;
+      const part = await runWavefront(ctx, pick.map((k) => sub[k]), { ...run, mode, open: pick.map((k) => open[toWave[k]]) });
+      pick.forEach((k, j) => (res[k] = part[j]));
+    }
     res.forEach((r, k) => {
       const i = toWave[k];
       const p = parts[i];
