@@ -158,7 +158,7 @@ export class Session {
   private runLoop(mode: Mode, readbackEvery: number | undefined, framePaced: boolean, runningStatus: SessionStatus, single = false): void {
     const batch = this.batch!;
     this.stopRequested = false;
-    this.status = runningStatus === 'running' ? 'running' : this.status;
+    this.status = runningStatus;
     this.rate = { generations: 0, since: performance.now(), perSec: this.rate.perSec };
     let before = batch.stats.generations;
     const onChunk = async (finished: GridOutcome[]) => {
