@@ -117,6 +117,11 @@ export interface NonogramRunStats {
 
 export const emptyStats = (): NonogramRunStats => ({ dispatches: 0, readbacks: 0, grids: 0, copies: 0, gpuMs: 0, readMs: 0, hostMs: 0 });
 
+/** The pipelines these puzzles need, compiled (or taken from the device's cache). */
+export async function compileNonogramRules(ctx: GpuContext, puzzles: Nonogram[]): Promise<void> {
+  for (const k of new Set(puzzles.map(lineWordsFor))) (await Batch.create(ctx, nonogramRule(k))).destroy();
+}
+
 export async function solveNonograms(ctx: GpuContext, puzzles: Nonogram[], opts: NonogramSolveOptions = {}): Promise<NonogramResult[]> {
   const out: NonogramResult[] = new Array(puzzles.length);
   const classes = new Map<number, number[]>();
@@ -126,10 +131,9 @@ export async function solveNonograms(ctx: GpuContext, puzzles: Nonogram[], opts:
     const k = lineWordsFor(p);
     classes.set(k, [...(classes.get(k) ?? []), i]);
   });
-  const started = performance.now();
   let done = 0;
   for (const [lineWords, idx] of classes) {
-    const run = new ClassRun(ctx, puzzles, idx, lineWords, opts, started, () => opts.progress?.(++done, puzzles.length));
+    const run = new ClassRun(ctx, puzzles, idx, lineWords, opts, () => opts.progress?.(++done, puzzles.length));
     const results = await run.solve();
     idx.forEach((i, k) => (out[i] = results[k]));
   }
@@ -209,7 +213,9 @@ class ClassRun {
   private readonly targetCopies: number;
   private readonly maxNodes: number;
   private readonly maxActive: number;
-  private readonly deadline: number;
+  private deadline: number;
+  /** when the puzzles were uploaded (after compiling pipelines: CLI.md `ms` leaves compilation out) */
+  private started = 0;
   private timedOut = false;
   private unfinished: number;
   /** nodes probing, over all puzzles (kept as they start and stop: counting them per probe would cost O(puzzles)) */
@@ -221,14 +227,13 @@ class ClassRun {
     idx: number[],
     private readonly lineWords: number,
     private readonly opts: NonogramSolveOptions,
-    private readonly started: number,
     private readonly onDone: () => void,
   ) {
     this.method = opts.method ?? 'full';
     this.targetCopies = opts.targetCopies ?? 4096;
     this.maxNodes = opts.maxNodes ?? 100_000;
     this.maxActive = opts.maxActiveNodes ?? 16;
-    this.deadline = opts.timeoutMs !== undefined ? started + opts.timeoutMs : Infinity;
+    this.deadline = Infinity;
     this.unfinished = idx.length;
     let clues = 0;
     this.runs = idx.map((index) => {
@@ -255,6 +260,8 @@ class ClassRun {
 
   async solve(): Promise<NonogramResult[]> {
     this.batch = await Batch.create(this.ctx, nonogramRule(this.lineWords));
+    this.started = performance.now();
+    if (this.opts.timeoutMs !== undefined) this.deadline = this.started + this.opts.timeoutMs;
     try {
       const aux = new Uint32Array(this.runs.reduce((n, r) => n + packClues(r.p).length, 0));
       for (const r of this.runs) aux.set(packClues(r.p), r.clues);

@@ -1,0 +1,83 @@
+// `cellsolve solve nonogram` and `cellsolve gen nonogram` end to end, on the samples in samples/nonogram.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseNonograms, readPngPicture } from '../src/puzzles/nonogram/codec.ts';
+import { solveCpu } from '../src/puzzles/nonogram/reference.ts';
+import { skipGpu } from './gpu.ts';
+
+const cli = (args: string[], input?: string) => spawnSync('node', ['bin/cellsolve.js', ...args], { encoding: 'utf8', input, timeout: 300_000 });
+const S = 'samples/nonogram/';
+
+describe('cellsolve gen/solve nonogram', () => {
+  it('a bad clue is a usage error naming line and column (exit 2)', () => {
+    const r = cli(['solve', 'nonogram', '--json', '-'], '3 2\n1\n1 x\n1\n1\n0\n');
+    expect(r.status).toBe(2);
+    const rec = JSON.parse(r.stdout.trim());
+    expect(rec.status).toBe('error');
+    expect(rec.error).toBe("-:3:3: bad clue token 'x': expected a whole number");
+  });
+
+  it('gen nonogram is seeded, keeps only unique puzzles and says what solves them', () => {
+    const a = cli(['gen', 'nonogram', '--size', '10x8', '--seed', '3', '--count', '2']);
+    const b = cli(['gen', 'nonogram', '--size', '10x8', '--seed', '3', '--count', '2']);
+    expect(a.status, a.stderr).toBe(0);
+    expect(a.stdout).toBe(b.stdout);
+    expect(a.stderr).toMatch(/seed 3: 10x8 uniquely solvable .*(line logic alone suffices|needed)/);
+    const recs = parseNonograms(new TextEncoder().encode(a.stdout), 'gen.nonpack');
+    expect(recs.length).toBe(2);
+    for (const r of recs) {
+      expect(r.puzzle!.width).toBe(10);
+      const res = solveCpu(r.puzzle!);
+      expect(res.status).toBe('solved');
+      expect(res.solution).toBe(r.expected);
+    }
+    const line = cli(['gen', 'nonogram', '--size', '12x12', '--seed', '9', '--level', 'line', '--format', 'gameid']);
+    expect(line.status, line.stderr).toBe(0);
+    expect(line.stdout).toMatch(/^12x12:/);
+    expect(line.stderr).toContain('line logic alone suffices');
+  });
+
+  it.skipIf(skipGpu)('solves the samples: .non out with goal, JSON lines with probes and branches, multiple and no solution exit 1, PNG out', () => {
+    const heart = cli(['solve', 'nonogram', `${S}heart.non`]);
+    expect(heart.status, heart.stderr).toBe(0);
+    expect(heart.stdout).toContain('goal "011011011111111111111011111000111000001000"');
+    const json = cli(['solve', 'nonogram', '--json', `${S}heart.non`, `${S}stppc-pattern-10x10.tsv`, `${S}stppc-pattern-25x25.txt`]);
+    expect(json.status, json.stderr).toBe(0);
+    const lines = json.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.length).toBe(1 + 3 + 5);
+    for (const l of lines) {
+      expect(l.status).toBe('solved');
+      expect(l.method).toBe('full');
+      expect(l.level).toBe('line');
+      expect(l.probes).toBe(0);
+      expect(l.branches).toBe(0);
+      expect(l.generations).toBeGreaterThan(0);
+    }
+    expect(lines.map((l) => l.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(lines[1].line).toBe(2);
+    const two = cli(['solve', 'nonogram', '--json', `${S}two-ways.json`]);
+    expect(two.status).toBe(1);
+    const t = JSON.parse(two.stdout);
+    expect(t.status).toBe('multiple');
+    expect([t.solution, t.solution2].sort()).toEqual(['0110', '1001']);
+    const none = cli(['solve', 'nonogram', '--json', `${S}no-solution.nin`]);
+    expect(none.status).toBe(1);
+    expect(JSON.parse(none.stdout).status).toBe('contradiction');
+    const line = cli(['solve', 'nonogram', '--method', 'line', `${S}two-ways.json`]);
+    expect(line.status).toBe(1);
+    expect(line.stdout).toContain('unsolved (stalled)');
+    expect(line.stdout).toContain('??\n??');
+    const dir = mkdtempSync(join(tmpdir(), 'nonogram-'));
+    const out = join(dir, 'heart.png');
+    const png = cli(['solve', 'nonogram', '--out', out, `${S}heart.non`]);
+    expect(png.status, png.stderr).toBe(0);
+    const pic = readPngPicture(readFileSync(out));
+    expect(pic.width % 7).toBe(0);
+    // the PNG reads back as a picture whose clues are the heart's
+    const [back] = parseNonograms(readFileSync(out), out);
+    expect(back.puzzle!.width).toBe(pic.width);
+  });
+});
