@@ -73,6 +73,14 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
     const midXY = await page.evaluate((x: number, y: number) => window.cellsolveViewer!.cellToClient(x, y), mid % maze.width, Math.floor(mid / maze.width));
     const start = (await screenshot(page, 'viewer-maze-101-start')).pixel(...midXY);
     expect(Math.min(...start), `open cell at generation 0: ${start}`).toBeGreaterThan(200);
+    // part-way: dead ends filling (a frame of the animation)
+    await page.select('#speed', '16');
+    await page.click('#play');
+    await page.waitForFunction(() => Number(document.getElementById('generation')!.textContent) >= 100, { timeout: 30_000 });
+    await page.click('#play');
+    await waitForStatus(page, ['paused']);
+    await settleFrames(page);
+    await screenshot(page, 'viewer-maze-101-running');
     await page.select('#speed', '0');
     await page.click('#play');
     expect(await waitForStatus(page, [])).toBe('solved');
