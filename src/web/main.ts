@@ -203,7 +203,9 @@ class Viewer {
   private frame(): void {
     requestAnimationFrame(() => this.frame());
     const now = performance.now();
-    const moving = now - this.lastMove < MOVING_MS;
+    // moving: the view changed since the last frame drawn, or lately; when frames take longer than MOVING_MS
+    // (a loaded software rasteriser) the first test keeps a pan at interactive quality all the same
+    const moving = this.movedSinceDraw || now - this.lastMove < MOVING_MS;
     // one refining frame after the view comes to rest
     if (this.lastMove > 0 && !moving && this.lastMove !== this.refinedAt) {
       this.refinedAt = this.lastMove;
@@ -213,6 +215,7 @@ class Viewer {
     // costs as much as many generations, and every frame drawn delays the next status readback
     if (this.dirty || this.uiDirty) {
       this.drawGrid(moving || !!this.session?.running);
+      this.movedSinceDraw = false;
       if (this.dirty) this.drawOverlay();
       this.dirty = false;
       this.frames++;
@@ -264,8 +267,10 @@ class Viewer {
   /** the view moved (pan, zoom): draw the next frames at interactive quality */
   moved(): void {
     this.dirty = true;
+    this.movedSinceDraw = true;
     this.lastMove = performance.now();
   }
+  private movedSinceDraw = false;
   private refinedAt = -Infinity;
 
   cellToClient(x: number, y: number): [number, number] {
