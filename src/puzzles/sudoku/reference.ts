@@ -174,7 +174,6 @@ export interface CaStep {
  * A cell with no candidate left is a contradiction.
  */
 export function caCell(t: Topology, src: Uint32Array, x: number, rules: number): { m: number; flags: number; counter: number } {
-  const n = t.n;
   let m = src[x];
   let flags = 0;
   let counter = 0;
@@ -217,7 +216,6 @@ export function caCell(t: Topology, src: Uint32Array, x: number, rules: number):
   if (m === 0) flags |= FLAG_CONTRADICTION;
   if (m !== src[x]) flags |= FLAG_CHANGED;
   if (m & (m - 1)) flags |= FLAG_PENDING;
-  void n;
   return { m, flags, counter };
 }
 

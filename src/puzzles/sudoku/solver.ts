@@ -61,10 +61,10 @@ export function unpackCounts(counter: number): [number, number, number] {
 // ---- --method ca ----------------------------------------------------------------------------------------------
 export interface CaOptions {
   rules?: number;
-  /** one generation per dispatch and a readback each, to log the rules of every generation (default true) */
+  /** with `sync`: a readback after every generation, to log the rules of each (default true) */
   log?: boolean;
-  /** 'one-gen': the synchronous rule, a generation per dispatch; 'multi-gen': the in-place rule to the fixpoint */
-  mode?: 'one-gen' | 'multi-gen';
+  /** 'sync': the synchronous rule, one generation per dispatch; 'rounds': the in-place rule, to the fixpoint */
+  mode?: 'sync' | 'rounds';
   timeoutMs?: number;
   maxGenerations?: number;
 }
@@ -74,7 +74,7 @@ export interface CaResult {
   masks: Uint32Array;
   generations: number;
   flags: number;
-  /** per generation: cells where [naked, hidden, locked] fired (one-gen mode with log) */
+  /** per generation: cells where [naked, hidden, locked] fired (sync mode with log); rounds mode: rounds */
   log: [number, number, number][];
   ms: number;
 }
@@ -82,19 +82,19 @@ export interface CaResult {
 /** Runs the elimination automaton alone on every puzzle, in one batch (or as many as the device needs). */
 export async function runCa(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: CaOptions = {}): Promise<CaResult[]> {
   const rules = opts.rules ?? RULES_ALL;
-  const mode = opts.mode ?? 'one-gen';
-  const log = opts.log ?? mode === 'one-gen';
+  const mode = opts.mode ?? 'sync';
+  const log = mode === 'sync' && (opts.log ?? true);
   const results: CaResult[] = new Array(puzzles.length);
   let next = 0;
   while (next < puzzles.length) {
-    const batch = await Batch.create(ctx, mode === 'one-gen' ? sudokuRule : sudokuRoundsRule);
+    const batch = await Batch.create(ctx, mode === 'sync' ? sudokuRule : sudokuRoundsRule);
     try {
       const ids = new Map<number, number>();
       const logs = new Map<number, [number, number, number][]>();
       const started = new Map<number, number>();
       while (next < puzzles.length) {
         const p = puzzles[next];
-        const input = caInput(p, initialMasks(p), rules, opts.maxGenerations ?? caCap(p), mode === 'multi-gen');
+        const input = caInput(p, initialMasks(p), rules, opts.maxGenerations ?? caCap(p), mode === 'rounds');
         if (!batch.canAdd(input)) break;
         const id = batch.add(input);
         ids.set(id, next++);
@@ -105,7 +105,7 @@ export async function runCa(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: CaOp
       const ended = new Map<number, number>();
       await batch.run({
         // the in-place rule finds each grid's fixpoint inside a dispatch: read back after every one
-        readbackEvery: log || mode === 'multi-gen' ? 1 : undefined,
+        readbackEvery: log || mode === 'rounds' ? 1 : undefined,
         timeoutMs: opts.timeoutMs,
         onChunk: (finished) => {
           const now = performance.now();
@@ -129,7 +129,7 @@ export async function runCa(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: CaOp
         const masks = unpackMasks(states[k], p).slice();
         const status: CaResult['status'] =
           o.status === 'done' ? 'solved' : o.status === 'fixpoint' ? 'stalled' : o.status === 'contradiction' ? 'contradiction' : o.status === 'capped' ? 'capped' : 'timeout';
-        const generations = mode === 'multi-gen' ? states[k][p.n * p.n] : o.generations;
+        const generations = mode === 'rounds' ? states[k][p.n * p.n] : o.generations;
         const entries = logs.get(id)!.slice(0, generations);
         results[ids.get(id)!] = { status, masks, generations, flags: o.flags, log: entries, ms: ended.get(id)! - started.get(id)! };
       });
@@ -157,6 +157,11 @@ export interface FullOptions {
   timeoutMs?: number;
   /** grids in the batch at once (roots and copies); more wait on the host */
   maxActive?: number;
+  /**
+   * grids of one puzzle in the batch at once; its other copies wait on the host, newest first (depth first).
+   * Breadth first would grow a frontier of thousands of copies on a sparse puzzle before finding anything.
+   */
+  perPuzzle?: number;
   /** dispatches between readbacks (each runs a grid to its fixpoint, or MAX_ROUNDS rounds) */
   readbackEvery?: number;
   /** stop at the first solution (no uniqueness check) */
@@ -170,10 +175,13 @@ interface Job {
   started: number;
   /** grids of this puzzle in the batch */
   live: Set<number>;
-  /** copies waiting on the host */
-  waiting: number;
+  /** copies waiting on the host, newest last (taken depth first) */
+  waiting: Copy[];
   solutions: string[];
+  /** copies that ran (joined the batch) */
   branches: number;
+  /** stalls split into copies */
+  splits: number;
   /** generations of the root grid (the puzzle itself) */
   generations: number;
   /** generations of all its copies */
@@ -184,7 +192,6 @@ interface Job {
 }
 
 interface Copy {
-  job: Job;
   masks: Uint32Array;
   depth: number;
 }
@@ -203,11 +210,13 @@ export interface FullStats {
 export async function solveFull(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: FullOptions = {}): Promise<{ results: SolveResult[]; stats: FullStats }> {
   const rules = opts.rules ?? RULES_ALL;
   const maxActive = opts.maxActive ?? 4096;
+  const perPuzzle = opts.perPuzzle ?? 32;
   const t0 = performance.now();
   const results: SolveResult[] = new Array(puzzles.length);
   const batch = await Batch.create(ctx, sudokuRoundsRule);
   const owner = new Map<number, { job: Job; root: boolean; depth: number }>();
-  const stack: Copy[] = [];
+  /** started puzzles that have copies waiting, in puzzle order */
+  const open = new Set<Job>();
   let nextRoot = 0;
   let finishedCount = 0;
   let grids = 0;
@@ -218,20 +227,22 @@ export async function solveFull(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: 
       ...r,
       generations: job.generations,
       ms: performance.now() - job.started,
-      extra: { branches: job.branches, depth: job.depth, copyGenerations: job.copyGenerations, ...(r.extra ?? {}) },
+      extra: { branches: job.branches, splits: job.splits, depth: job.depth, copyGenerations: job.copyGenerations, ...(r.extra ?? {}) },
     };
     for (const id of job.live) {
       batch.release(id);
       owner.delete(id);
     }
     job.live.clear();
+    job.waiting.length = 0;
+    open.delete(job);
     results[job.index] = job.result;
     finishedCount++;
     opts.progress?.(finishedCount, puzzles.length);
   };
 
   const settle = (job: Job) => {
-    if (job.result || job.live.size || job.waiting) return;
+    if (job.result || job.live.size || job.waiting.length) return;
     if (job.unsolvedReason) {
       if (job.solutions.length) finish(job, { status: 'solved', solution: job.solutions[0], reason: undefined, extra: { uniqueness: 'unknown' } });
       else finish(job, { status: 'unsolved', reason: job.unsolvedReason });
@@ -251,19 +262,21 @@ export async function solveFull(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: 
 
   const fill = () => {
     let active = owner.size;
-    while (active < maxActive) {
-      const copy = stack.pop();
-      if (copy) {
-        copy.job.waiting--;
-        if (copy.job.result) continue;
-        if (!addGrid(copy.job, copy.masks, false, copy.depth)) {
-          stack.push(copy);
-          copy.job.waiting++;
-          break;
+    // copies of started puzzles first (they hold results back), at most perPuzzle grids each
+    for (const job of open) {
+      while (active < maxActive && job.live.size < perPuzzle && job.waiting.length) {
+        const copy = job.waiting.pop()!;
+        if (!addGrid(job, copy.masks, false, copy.depth)) {
+          job.waiting.push(copy);
+          return;
         }
+        job.branches++;
         active++;
-        continue;
       }
+      if (!job.waiting.length) open.delete(job);
+      if (active >= maxActive) return;
+    }
+    while (active < maxActive) {
       if (nextRoot >= puzzles.length) break;
       const p = puzzles[nextRoot];
       const job: Job = {
@@ -271,9 +284,10 @@ export async function solveFull(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: 
         puzzle: p,
         started: performance.now(),
         live: new Set(),
-        waiting: 0,
+        waiting: [],
         solutions: [],
         branches: 0,
+        splits: 0,
         generations: 0,
         copyGenerations: 0,
         depth: 0,
@@ -324,15 +338,15 @@ export async function solveFull(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: 
         }
         const bits: number[] = [];
         for (let m = masks[best]; m; m &= m - 1) bits.push((m & -m) >>> 0);
-        job.branches += bits.length;
+        job.splits++;
         job.depth = Math.max(job.depth, depth + 1);
-        // pushed in reverse so the smallest candidate is taken first (the stack is last in, first out)
+        // pushed in reverse so the smallest candidate is taken first (last in, first out)
         for (let b = bits.length - 1; b >= 0; b--) {
           const copy = masks.slice();
           copy[best] = bits[b];
-          stack.push({ job, masks: copy, depth: depth + 1 });
-          job.waiting++;
+          job.waiting.push({ masks: copy, depth: depth + 1 });
         }
+        open.add(job);
       } else if (o.status === 'contradiction') {
         // this branch holds no solution
       } else {
@@ -351,13 +365,12 @@ export async function solveFull(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: 
       fill();
     }
     // whatever is left (timeout) is unsolved
-    for (const c of stack) {
-      c.job.waiting = 0;
-      c.job.unsolvedReason ??= 'timeout';
-    }
+    const started = new Map<number, Job>();
+    for (const o of owner.values()) started.set(o.job.index, o.job);
+    for (const job of open) started.set(job.index, job);
     for (let i = 0; i < puzzles.length; i++) {
       if (results[i]) continue;
-      const job: Job | undefined = [...owner.values()].find((o) => o.job.index === i)?.job ?? stack.find((c) => c.job.index === i)?.job;
+      const job = started.get(i);
       results[i] = job?.result ?? {
         status: 'unsolved',
         reason: 'timeout',
