@@ -30,7 +30,8 @@ async function panFor(page: Page, seconds: number, draw: boolean): Promise<Frame
         await new Promise((r) => requestAnimationFrame(r));
         rafs++;
         if (d) {
-          if (rafs % 120 === 0) dir = -dir;
+          // back and forth by at most 150 x 90 device pixels, so the grid stays on screen at any zoom
+          if (rafs % 30 === 0) dir = -dir;
           v.view.pan(5 * dir, 3 * dir);
           v.moved();
         }
@@ -72,6 +73,7 @@ export async function bench(_ctx: GpuContext | null, args: BenchArgs): Promise<v
     const fitted = await panFor(page, seconds, true);
     rows.push(['pan-fitted', fitted, { pixelsPerCell: await page.evaluate(() => window.cellsolveViewer!.view.pixelsPerCell) }]);
     await page.evaluate(() => {
+      window.cellsolveViewer!.fit();
       const view = window.cellsolveViewer!.view;
       view.zoomAt(view.canvasWidth / 2, view.canvasHeight / 2, 4 / view.pixelsPerCell);
     });
