@@ -12,7 +12,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const say = (msg) => process.stderr.write(`setup: ${msg}\n`);
 
 function npmPackagesMissing() {
-  const needed = ['webgpu', 'tsx', 'vitest', 'vite', 'puppeteer', 'pngjs', 'gl-matrix', '@webgpu/types'];
+  const needed = ['webgpu', 'tsx', 'vitest', 'vite', 'puppeteer', 'pngjs', 'gl-matrix', '@webgpu/types', '@algorithm.ts/sudoku'];
   return needed.filter((p) => !existsSync(`${root}/node_modules/${p}/package.json`));
 }
 
