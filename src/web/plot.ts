@@ -46,6 +46,12 @@ export class CounterPlot {
     g.beginPath();
     points.forEach((p, i) => (i === 0 ? g.moveTo(x(p.generation), y(p.value)) : g.lineTo(x(p.generation), y(p.value))));
     g.stroke();
+    // the latest value as a dot, so a lone first point (generation 0) shows too
+    const last = points[points.length - 1];
+    g.fillStyle = '#f0b429';
+    g.beginPath();
+    g.arc(x(last.generation), y(last.value), 2.5, 0, 2 * Math.PI);
+    g.fill();
   }
 }
 
