@@ -300,6 +300,7 @@ export class Batch {
 
   /** The buffer holding the latest generation (for drawing it directly) and the grid's word offset in it. */
   stateView(id: number): { buffer: GPUBuffer; offsetWords: number; words: number } {
+    this.flushUploads(); // a grid added since the last run must be in the buffer before anyone draws it
     const s = this.slot(id);
     return { buffer: this.stateBuffers[this.current], offsetWords: s.stateOffset, words: s.stateWords };
   }
