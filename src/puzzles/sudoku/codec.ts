@@ -33,7 +33,7 @@ export function parseSudoku(input: Uint8Array | string, file: string, options: R
   const opts = parseOptions(options);
   const lines = text.split('\n');
   const out: PuzzleRecord<SudokuPuzzle>[] = [];
-  let tsvColumns: { gameId: number; solution: number; puzzle: number } | null = null;
+  let tsvColumns: { gameId: number; solution: number } | null = null;
   let sawPuzzleLine = false;
   for (let i = 0; i < lines.length; i++) {
     const lineNo = i + 1;
@@ -46,13 +46,12 @@ export function parseSudoku(input: Uint8Array | string, file: string, options: R
       const cols = raw.split('\t').map((s) => s.trim());
       tsvColumns = {
         gameId: cols.indexOf('game_id'),
-        solution: cols.findIndex((c) => c === 'solution'),
-        puzzle: cols.findIndex((c) => c.startsWith('puzzle')),
+        solution: cols.indexOf('solution'),
       };
       continue;
     }
     // the code-golf set starts with the number of puzzles
-    if (!sawPuzzleLine && /^\d{1,7}$/.test(line) && line.length < 16) {
+    if (!sawPuzzleLine && /^\d{1,7}$/.test(line)) {
       sawPuzzleLine = true;
       continue;
     }
