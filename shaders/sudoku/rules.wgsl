@@ -1,7 +1,9 @@
 // The sudoku elimination rules: one cell's next candidates from its units (bit v-1 = value v still possible).
 // CPU twin: src/puzzles/sudoku/reference.ts (caCell, lockedFor). The candidates of cell i of the current grid come
 // from `cand(i)`, defined by the file joined with this one: sync.wgsl reads the previous generation (ping-pong,
-// one exact generation per dispatch), async.wgsl reads the live state (in place, order-independent sweeps).
+// one exact generation per dispatch), async.wgsl reads the live state (in place, order-independent rounds).
+// A grid's items are min(cells, WORKGROUP_SIZE): a 9x9 grid is one workgroup (SwiftShader pays tens of
+// microseconds per workgroup for a barrier), and invocation i takes cells i, i + items, ...
 // Rules (grid param1 bits): 1 naked single, 2 hidden single, 4 locked candidates.
 
 const RULE_NAKED: u32 = 1u;
@@ -14,8 +16,6 @@ const FLAG_LOCKED: u32 = 1024u;
 const COUNT_NAKED: u32 = 1u;
 const COUNT_HIDDEN: u32 = 1024u;
 const COUNT_LOCKED: u32 = 1048576u;
-// cells per invocation: a grid's items are min(cells, WORKGROUP_SIZE), so a 9x9 grid is one workgroup
-// (SwiftShader pays tens of microseconds per workgroup for the flag reduction's barrier)
 
 fn is_single(v: u32) -> bool {
   return (v & (v - 1u)) == 0u;

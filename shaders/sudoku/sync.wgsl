@@ -1,6 +1,6 @@
 // The elimination automaton, one exact synchronous generation per dispatch (ping-pong): every cell's next
 // candidates from the previous generation only. This is the CPU twin's generation, bit for bit (`--method ca`
-// and the twin tests). A grid's items are min(cells, WORKGROUP_SIZE); invocation i handles cells i, i + items, ...
+// and the twin tests).
 
 var<private> gridBase: u32;
 
