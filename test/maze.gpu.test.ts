@@ -56,13 +56,14 @@ describe.skipIf(skipGpu)('maze rules on the GPU match the CPU twins', () => {
     });
   });
 
-  it('dead-end filling of 400 small mazes of mixed sizes sharing atlas grids (several shelves) equals the CPU', async () => {
+  it('dead-end filling of 400 small mazes of mixed sizes sharing atlas grids (both small-maze kernels) equals the CPU', async () => {
     await withDevice(async (ctx) => {
       const mazes = Array.from({ length: 400 }, (_, i) =>
         generateMaze({ width: 5 + (i % 7) * 9, height: 3 + (i % 5) * 11, seed: 100 + i, loops: i % 3 === 0 ? 2 : 0 }));
       const res = await runDeadend(ctx, mazes, { mode: 'multi-gen' });
       mazes.forEach((m, i) => expect(firstDiff(res[i].state, deadendFill(m).state), `maze ${i}`).toBe(-1));
-      expect(res[0].atlasMazes).toBe(400);
+      // the 31-wide or narrower ones (at most 64 rows) go to the one-invocation-per-maze kernel, the others to chains
+      expect(res.every((r) => (r.atlasMazes ?? 0) > 1)).toBe(true);
     });
   });
 

@@ -10,7 +10,7 @@ import { formatPng, formatText, mazeToText, movesToPath, parseMazes, pathToMoves
 import { generateMaze, type Algorithm } from './generate.ts';
 import { labelReader, planeReader } from './pack.ts';
 import { traceBack, verifyMoves, W } from './reference.ts';
-import { deadendChainsRule, deadendPath, deadendSyncRule, runDeadend, runWalker, runWavefront, walkerPath, walkerRule, wavefrontRule } from './solver.ts';
+import { deadendChainsRule, deadendPath, deadendSmallRule, deadendSyncRule, runDeadend, runWalker, runWavefront, walkerPath, walkerRule, wavefrontRule } from './solver.ts';
 
 export type { Maze };
 
@@ -128,7 +128,8 @@ const compiled = new WeakMap<GpuContext, Set<string>>();
 
 /** Compiles the method's pipelines once per device (a Batch.create does it; the pipelines are cached there). */
 async function compileRules(ctx: GpuContext, method: string): Promise<void> {
-  const rules = method === 'walker' ? [walkerRule] : method === 'deadend' ? [deadendChainsRule, deadendSyncRule] : method === 'wavefront' ? [wavefrontRule] : [deadendChainsRule, deadendSyncRule, wavefrontRule];
+  const deadend = [deadendChainsRule, deadendSmallRule, deadendSyncRule];
+  const rules = method === 'walker' ? [walkerRule] : method === 'deadend' ? deadend : method === 'wavefront' ? [wavefrontRule] : [...deadend, wavefrontRule];
   let done = compiled.get(ctx);
   if (!done) compiled.set(ctx, (done = new Set()));
   for (const rule of rules) {

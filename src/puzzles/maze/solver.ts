@@ -46,6 +46,19 @@ export const deadendChainsRule: Rule = {
   multiGeneration: { entryPoint: 'deadend_chains', generationsPerDispatch: 1, exact: false },
 };
 
+/** small mazes (at most 31 wide, SMALL_MAX_ROWS tall): one invocation each, rows swept in private memory */
+export const deadendSmallRule: Rule = {
+  name: 'maze.deadendSmall',
+  files: ['maze/common.wgsl', 'maze/deadend_small.wgsl'],
+  entryPoints: ['deadend_small'],
+  stateAccess: 'in-place',
+  tracksCompletion: false,
+  multiGeneration: { entryPoint: 'deadend_small', generationsPerDispatch: 1, exact: false },
+};
+/** shaders/maze/deadend_small.wgsl: SMALL_MAX_ROWS */
+const SMALL_MAX_ROWS = 64;
+const isSmall = (m: Maze) => m.width <= 31 && m.height <= SMALL_MAX_ROWS;
+
 /** generations per wavefront dispatch in multi-gen mode (the tile halo is this deep) */
 export const WAVE_GENERATIONS = 16;
 /** a wavefront region: one word (32 cells) by WAVE_REGION_ROWS rows, one invocation (shaders/maze/wavefront.wgsl) */
@@ -117,13 +130,12 @@ export interface RunOpts {
  * Runs grids through a rule in as many batches as the device's limits need (CLI.md: a batch larger than the
  * device's limits is split, not refused), returning each grid's final state words and outcome.
  */
-/** seconds spent in Batch.run (GPU work and readbacks, no packing) by the last runGrids call */
+/** seconds spent in Batch.run (GPU work and readbacks, no packing) by the last runDeadend/runWavefront/runWalker */
 export const lastRun = { seconds: 0, readbacks: 0 };
+const resetLastRun = () => Object.assign(lastRun, { seconds: 0, readbacks: 0 });
 
 async function runGrids(ctx: GpuContext, rule: Rule, inputs: GridInput[], opts: RunOpts): Promise<{ words: Uint32Array; outcome: GridOutcome }[]> {
   const out: { words: Uint32Array; outcome: GridOutcome }[] = new Array(inputs.length);
-  lastRun.seconds = 0;
-  lastRun.readbacks = 0;
   let next = 0;
   while (next < inputs.length) {
     const batch = await Batch.create(ctx, rule);
@@ -224,10 +236,10 @@ function planAtlases(mazes: Maze[], which: number[]): { width: number; height: n
   return atlases;
 }
 
-function atlasInput(atlas: { width: number; height: number; slots: AtlasSlot[] }, mazes: Maze[], opens: Uint8Array[], maxGenerations?: number): GridInput {
+function atlasInput(atlas: { width: number; height: number; slots: AtlasSlot[] }, mazes: Maze[], opens: Uint8Array[], maxGenerations?: number, small = false): GridInput {
   const awpr = wordsPerRow(atlas.width);
   const plane = awpr * atlas.height;
-  const n = deadendRegions(atlas.width, atlas.height);
+  const n = small ? 0 : deadendRegions(atlas.width, atlas.height);
   const words = new Uint32Array(2 * plane + n * DEADEND_REGION_META);
   for (const slot of atlas.slots) {
     const m = mazes[slot.maze];
@@ -240,7 +252,11 @@ function atlasInput(atlas: { width: number; height: number; slots: AtlasSlot[] }
       words.set(own.subarray(mplane + y * wpr, mplane + (y + 1) * wpr), plane + at);
     }
   }
-  return { width: atlas.width, height: atlas.height, items: n, state: words, maxGenerations };
+  if (!small) return { width: atlas.width, height: atlas.height, items: n, state: words, maxGenerations };
+  // one work item per maze: [word column, first row, rows]
+  const aux = new Uint32Array(3 * atlas.slots.length);
+  atlas.slots.forEach((slot, k) => aux.set([slot.x / 32, slot.y, mazes[slot.maze].height], 3 * k));
+  return { width: atlas.width, height: atlas.height, items: atlas.slots.length, state: words, aux, maxGenerations };
 }
 
 /** a maze's own two planes, cut out of its atlas */
@@ -269,12 +285,16 @@ function popcount(v: number): number {
  * reference.ts WALL/OPEN/FAKE/TERMINAL). In multi-gen mode small mazes share atlases (planAtlases).
  */
 export async function runDeadend(ctx: GpuContext, mazes: Maze[], opts: RunOpts & { open?: Uint8Array[] } = {}): Promise<RunResult<Uint8Array>[]> {
+  resetLastRun();
   const mode = opts.mode ?? 'multi-gen';
   const rule = mode === 'one-gen' ? deadendSyncRule : deadendChainsRule;
   const opens = mazes.map((m, i) => opts.open?.[i] ?? m.open);
-  const small = mode === 'one-gen' ? [] : mazes.map((_, i) => i).filter((i) => mazes[i].width * mazes[i].height <= ATLAS_MAX_MAZE_CELLS);
-  const isSmall = new Set(small);
-  const big = mazes.map((_, i) => i).filter((i) => !isSmall.has(i));
+  const all = mazes.map((_, i) => i);
+  const tiny = mode === 'one-gen' ? [] : all.filter((i) => isSmall(mazes[i]));
+  const small = mode === 'one-gen' ? [] : all.filter((i) => !isSmall(mazes[i]) && mazes[i].width * mazes[i].height <= ATLAS_MAX_MAZE_CELLS);
+  const inAtlas = new Set([...tiny, ...small]);
+  const big = all.filter((i) => !inAtlas.has(i));
+  const tinyAtlases = planAtlases(mazes, tiny);
   const atlases = planAtlases(mazes, small);
   const inputs = [
     ...atlases.map((a) => atlasInput(a, mazes, opens, opts.maxGenerations)),
@@ -283,19 +303,24 @@ export async function runDeadend(ctx: GpuContext, mazes: Maze[], opts: RunOpts &
   // In place, the first dispatch almost always reaches the fixpoint and the second confirms it: read back after
   // every two.
   const readbackEvery = opts.readbackEvery ?? (mode === 'one-gen' ? undefined : 2);
-  const runs = await runGrids(ctx, rule, inputs, { ...opts, mode, readbackEvery });
+  const runs = inputs.length ? await runGrids(ctx, rule, inputs, { ...opts, mode, readbackEvery }) : [];
+  const tinyRuns = tinyAtlases.length
+    ? await runGrids(ctx, deadendSmallRule, tinyAtlases.map((a) => atlasInput(a, mazes, opens, opts.maxGenerations, true)), { ...opts, mode, readbackEvery })
+    : [];
   const out: RunResult<Uint8Array>[] = new Array(mazes.length);
   const unpack = (m: Maze) => (w: Uint32Array) => unpackDeadend(w, m.width, m.height);
-  atlases.forEach((a, k) => {
+  const cut = (a: (typeof atlases)[number], r: { words: Uint32Array; outcome: GridOutcome }) => {
     for (const slot of a.slots) {
       const m = mazes[slot.maze];
-      const words = fromAtlas(runs[k].words, a, slot, m);
+      const words = fromAtlas(r.words, a, slot, m);
       // fills = fake cells = plane B less the terminals
       let fake = 0;
       for (let j = words.length / 2; j < words.length; j++) fake += popcount(words[j]);
-      out[slot.maze] = result(words, runs[k].outcome, unpack(m), { cellUpdates: fake - (m.start === m.end ? 1 : 2), atlasMazes: a.slots.length });
+      out[slot.maze] = result(words, r.outcome, unpack(m), { cellUpdates: fake - (m.start === m.end ? 1 : 2), atlasMazes: a.slots.length });
     }
-  });
+  };
+  atlases.forEach((a, k) => cut(a, runs[k]));
+  tinyAtlases.forEach((a, k) => cut(a, tinyRuns[k]));
   big.forEach((i, k) => {
     const r = runs[atlases.length + k];
     const m = mazes[i];
@@ -338,6 +363,7 @@ export function wavefrontInput(maze: Maze, open: Uint8Array | Uint32Array, mode:
 }
 
 export async function runWavefront(ctx: GpuContext, mazes: Maze[], opts: RunOpts & { open?: (Uint8Array | Uint32Array)[] } = {}): Promise<RunResult<Uint8Array>[]> {
+  resetLastRun();
   const mode = opts.mode ?? 'multi-gen';
   const inputs = mazes.map((m, i) => wavefrontInput(m, opts.open?.[i] ?? m.open, mode, opts.maxGenerations));
   const runs = await runGrids(ctx, wavefrontRule, inputs, { ...opts, mode });
@@ -363,6 +389,7 @@ export function walkerInput(maze: Maze, maxGenerations?: number): GridInput {
 }
 
 export async function runWalker(ctx: GpuContext, mazes: Maze[], opts: RunOpts = {}): Promise<RunResult<Uint8Array>[]> {
+  resetLastRun();
   const inputs = mazes.map((m) => walkerInput(m, opts.maxGenerations));
   const runs = await runGrids(ctx, walkerRule, inputs, { ...opts, mode: 'one-gen' });
   return runs.map((r, i) => result(r.words, r.outcome, (w) => unpackWalker(w, mazes[i].width, mazes[i].height)));
