@@ -248,8 +248,10 @@ function atlasInput(atlas: { width: number; height: number; slots: AtlasSlot[] }
     const mplane = wpr * m.height;
     for (let y = 0; y < m.height; y++) {
       const at = (slot.y + y) * awpr + slot.x / 32;
-      words.set(own.subarray(y * wpr, (y + 1) * wpr), at);
-      words.set(own.subarray(mplane + y * wpr, mplane + (y + 1) * wpr), plane + at);
+      for (let k = 0; k < wpr; k++) {
+        words[at + k] = own[y * wpr + k];
+        words[plane + at + k] = own[mplane + y * wpr + k];
+      }
     }
   }
   if (!small) return { width: atlas.width, height: atlas.height, items: n, state: words, maxGenerations };
@@ -268,8 +270,10 @@ function fromAtlas(words: Uint32Array, atlas: { width: number; height: number },
   const out = new Uint32Array(2 * mplane);
   for (let y = 0; y < m.height; y++) {
     const at = (slot.y + y) * awpr + slot.x / 32;
-    out.set(words.subarray(at, at + wpr), y * wpr);
-    out.set(words.subarray(plane + at, plane + at + wpr), mplane + y * wpr);
+    for (let k = 0; k < wpr; k++) {
+      out[y * wpr + k] = words[at + k];
+      out[mplane + y * wpr + k] = words[plane + at + k];
+    }
   }
   return out;
 }
