@@ -94,8 +94,11 @@ export async function solveCommand(ctx: () => Promise<GpuContext>, args: Args): 
       lines.push(JSON.stringify({ index, file: record.file, line: record.line, ...rest, method, ...extra }));
     } else if (result.status === 'error') process.stderr.write(`${record.file}:${record.line}: verifier rejected the solution\n`);
     else outText += kind.format(record, result);
-    if (o.out && index === 0 && kind.formatFile) {
-      writeFileSync(String(o.out), kind.formatFile(record, result, String(o.out)));
+    if (o.out && kind.formatFile && result.status !== 'error') {
+      // one file per puzzle: the first takes the name given, later ones add their index before the extension
+      const out = String(o.out);
+      const name = index === 0 ? out : out.replace(/(\.[^./]*)?$/, (ext) => `-${index}${ext}`);
+      writeFileSync(name, kind.formatFile(record, result, name));
     }
   });
   if (o.json) process.stdout.write(lines.join('\n') + (lines.length ? '\n' : ''));
