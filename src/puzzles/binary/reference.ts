@@ -142,13 +142,17 @@ export function caStep(g: Grid, methods: number, distinct: boolean): StepResult 
       if (rowOnes[y] * 2 === w || colOnes[x] * 2 === h) need[2][0] = true;
       if (rowZeros[y] * 2 === w || colZeros[x] * 2 === h) need[2][1] = true;
       // Method 4 (uniqueness, thesis Figure 3.20): this line has two unknowns and agrees with a complete line on
-      // all its known cells; completing it like that line would repeat it, so take the other completion
+      // all its known cells; completing it like that line would repeat it, so take the other completion. The first
+      // such line decides: were there a second, the completion would repeat that one, a contradiction that the
+      // next generation reports.
       if (distinct) {
         if (w - rowOnes[y] - rowZeros[y] === 2) {
-          for (let r = 0; r < h; r++) if (r !== y && rowComplete(r) && rowEq(y, r, true)) need[3][1 - cells[r * w + x]] = true;
+          const r = [...Array(h).keys()].find((r) => r !== y && rowComplete(r) && rowEq(y, r, true));
+          if (r !== undefined) need[3][1 - cells[r * w + x]] = true;
         }
         if (h - colOnes[x] - colZeros[x] === 2) {
-          for (let c = 0; c < w; c++) if (c !== x && colComplete(c) && colEq(x, c, true)) need[3][1 - cells[y * w + c]] = true;
+          const c = [...Array(w).keys()].find((c) => c !== x && colComplete(c) && colEq(x, c, true));
+          if (c !== undefined) need[3][1 - cells[y * w + c]] = true;
         }
       }
       let want0 = false;

@@ -48,7 +48,8 @@ export function caInput(p: Shape & { distinct: boolean }, cells: ArrayLike<numbe
   return {
     width: p.width,
     height: p.height,
-    items: p.height * wordsPerRow(p.width),
+    // one work item per 32-column strip (shaders/binary/ca.wgsl)
+    items: wordsPerRow(p.width),
     state: packCa(p.width, p.height, cells),
     params: [methods, p.distinct ? 1 : 0],
     maxGenerations,
