@@ -31,10 +31,22 @@ function dataset(name: string, limit: number, stride = 1): SudokuPuzzle[] {
   return recs.filter((r, i) => r.puzzle && i % stride === 0).slice(0, limit).map((r) => r.puzzle!);
 }
 
-/** A mixed batch: 4x4, 6x6 (3x2 boxes), 9x9, 16x16, an X-sudoku, some with wrong clues (contradictions). */
+/**
+ * A 9x9 jigsaw whose regions are not boxes: in each band, region k takes block (k + i) mod 3 of the band's row i.
+ * It has solutions: the grid (3(r mod 3) + r/3 + c) mod 9 + 1 puts every value once in each such region.
+ */
+function jigsaw(): SudokuPuzzle {
+  const regions = Uint8Array.from({ length: 81 }, (_, x) => {
+    const r = Math.floor(x / 9);
+    return Math.floor(r / 3) * 3 + ((Math.floor((x % 9) / 3) - (r % 3) + 3) % 3);
+  });
+  return { ...emptyPuzzle(9), regions };
+}
+
+/** A mixed batch: 4x4, 6x6 (3x2 boxes), 9x9, 16x16, an X-sudoku, a jigsaw, some with wrong clues. */
 function mixedPuzzles(seed: number, count = 24): SudokuPuzzle[] {
   const random = rng(seed);
-  const shapes = [emptyPuzzle(4), emptyPuzzle(6), emptyPuzzle(9), emptyPuzzle(9, 3, 3, true), emptyPuzzle(16), emptyPuzzle(8, 4, 2)];
+  const shapes = [emptyPuzzle(4), emptyPuzzle(6), emptyPuzzle(9), emptyPuzzle(9, 3, 3, true), emptyPuzzle(16), emptyPuzzle(8, 4, 2), jigsaw()];
   const out: SudokuPuzzle[] = [];
   for (let k = 0; k < count; k++) {
     const shape = shapes[k % shapes.length];
