@@ -162,10 +162,6 @@ export interface FullOptions {
    * Breadth first would grow a frontier of thousands of copies on a sparse puzzle before finding anything.
    */
   perPuzzle?: number;
-  /** dispatches between readbacks (each runs a grid to its fixpoint, or MAX_ROUNDS rounds) */
-  readbackEvery?: number;
-  /** stop at the first solution (no uniqueness check) */
-  firstOnly?: boolean;
   progress?: (done: number, total: number) => void;
 }
 
@@ -322,7 +318,7 @@ export async function solveFull(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: 
       if (o.status === 'done') {
         job.solutions.push(solutionString(p, masksToValues(masks)));
         // deductions alone are sound, so a root solved without a guess is the only solution
-        if (root || opts.firstOnly) finish(job, { status: 'solved', solution: job.solutions[0] });
+        if (root) finish(job, { status: 'solved', solution: job.solutions[0] });
         else if (job.solutions.length >= 2) finish(job, { status: 'multiple', solution: job.solutions[0], solution2: job.solutions[1] });
       } else if (o.status === 'fixpoint') {
         // stalled: split on the cell with the fewest candidates, one copy per candidate
@@ -360,7 +356,8 @@ export async function solveFull(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: 
   try {
     fill();
     while (owner.size > 0) {
-      await batch.run({ readbackEvery: opts.readbackEvery ?? 1, timeoutMs: opts.timeoutMs, onChunk });
+      // a dispatch runs every grid to its fixpoint (or MAX_ROUNDS rounds): read back after each one
+      await batch.run({ readbackEvery: 1, timeoutMs: opts.timeoutMs, onChunk });
       if (opts.timeoutMs !== undefined && performance.now() - t0 > opts.timeoutMs) break;
       fill();
     }
