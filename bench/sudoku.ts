@@ -1,5 +1,6 @@
 // Sudoku benchmark (issue 7). Every case beside the CPU solver of src/puzzles/sudoku/reference.ts (bitmask DFS with
-// naked and hidden singles, counting to 2 solutions like `full`), measured in the same run:
+// naked and hidden singles, counting to 2 solutions like `full`) and @algorithm.ts/sudoku (dancing links, first
+// solution only), measured in the same run:
 // - 17-clue: the complete solver (`--method full`) on the 17-clue set (a stride sample; --count N or all);
 // - codegolf-hard: the same on the code-golf hard set;
 // - 16x16: STPPC solo_4x4di (100 puzzles);
@@ -13,7 +14,7 @@ import { parseSudoku } from '../src/puzzles/sudoku/codec.ts';
 import { emptyPuzzle, generate } from '../src/puzzles/sudoku/generate.ts';
 import { ilcaSeed } from '../src/puzzles/sudoku/index.ts';
 import { ILCA_PRESETS, ilcaRunCpu, runIlca } from '../src/puzzles/sudoku/ilca.ts';
-import { caRun, RULE_HIDDEN, RULE_LOCKED, RULE_NAKED, solveCpu, verify, type SudokuPuzzle } from '../src/puzzles/sudoku/reference.ts';
+import { caRun, RULE_HIDDEN, RULE_LOCKED, RULE_NAKED, solveCpu, symbolOf, verify, type SudokuPuzzle } from '../src/puzzles/sudoku/reference.ts';
 import { runCa, solveFull } from '../src/puzzles/sudoku/solver.ts';
 import { BenchReport, type BenchArgs } from './_report.ts';
 
@@ -29,29 +30,30 @@ function load(name: string, count: number, fallback: () => SudokuPuzzle[]): { pu
 }
 
 /**
- * @algorithm.ts/sudoku (dancing links), the fastest JavaScript solver on npm as measured for issue 7, when it is
- * installed (it is not a dependency yet): puzzles/s over 9x9 puzzles, or null. Its boards are one-dimensional,
- * -1 blank, values 0..8; every answer is checked by our verifier, so an API change shows as null, not as a number.
+ * @algorithm.ts/sudoku (dancing links), the fastest JavaScript solver on npm as measured for issue 7: puzzles/s,
+ * or null when it is absent or cannot take these puzzles (square boxes only). It stops at the first solution (no
+ * uniqueness check, less work than ours). Boards are one-dimensional, -1 blank, values 0..n-1; its answers are
+ * checked by our verifier, so an API change shows as null, not as a number.
  */
 async function peerDlx(puzzles: SudokuPuzzle[]): Promise<number | null> {
   let mod: any;
   try {
-    const name = '@algorithm.ts/sudoku'; // a variable: not a dependency, so the type checker must not resolve it
+    const name = '@algorithm.ts/sudoku'; // a variable: type-checks without the package installed
     mod = await import(/* @vite-ignore */ name);
   } catch {
     return null;
   }
+  const p0 = puzzles[0];
+  if (!p0 || p0.boxW !== p0.boxH || p0.regions || p0.diagonal || puzzles.some((p) => p.n !== p0.n)) return null;
   try {
-    const nine = puzzles.filter((p) => p.n === 9);
-    if (!nine.length) return null;
-    const solver = new mod.SudokuSolver({ childMatrixSize: 3 });
-    const boards = nine.map((p) => Array.from(p.givens, (v) => v - 1));
-    const out = mod.createSudokuBoardData ? mod.createSudokuBoardData(3) : new Array(81).fill(-1);
+    const solver = new mod.SudokuSolver({ childMatrixWidth: p0.boxW });
+    const boards = puzzles.map((p) => Array.from(p.givens, (v) => v - 1));
+    const out: number[] = new Array(p0.n * p0.n).fill(-1);
     const t = performance.now();
     for (const b of boards) solver.solve(b, out);
     const s = (performance.now() - t) / 1000;
     solver.solve(boards[0], out);
-    return verify(nine[0], Array.from(out as number[], (v) => v + 1).join('')) ? nine.length / s : null;
+    return verify(p0, out.map((v) => symbolOf(v + 1)).join('')) ? puzzles.length / s : null;
   } catch {
     return null;
   }
@@ -115,7 +117,8 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
         ['puzzles/s', (puzzles.length / seconds).toFixed(0)],
         ['CPU puzzles/s', (puzzles.length / cpuSeconds).toFixed(0)],
         ['GPU/CPU', `${(cpuSeconds / seconds).toFixed(3)}x`],
-        ['@algorithm.ts/sudoku/s', dlx ? dlx.toFixed(0) : 'not installed'],
+        ['@algorithm.ts/sudoku/s', dlx ? dlx.toFixed(0) : 'n/a'],
+        ...(dlx ? [['GPU/DLX', `${(puzzles.length / seconds / dlx).toFixed(3)}x`] as [string, string]] : []),
         ['mean branches', (branches / puzzles.length).toFixed(2)],
         ['copies', String(stats.grids)],
       ],
