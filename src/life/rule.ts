@@ -32,12 +32,18 @@ export const lifeRule: Rule = {
   },
 };
 
-export function lifeInput(grid: LifeGrid, torus: boolean, generations: number): GridInput {
+/**
+ * Workgroups a grid should spread over at least: a GPU wants many in flight; SwiftShader runs a workgroup per
+ * CPU thread and pays tens of microseconds for each, so there a few fat ones win (256^2: 19x faster than 32).
+ */
+export const targetWorkgroups = (ctx: GpuContext) => (ctx.adapter.fallback ? 4 : 32);
+
+export function lifeInput(grid: LifeGrid, torus: boolean, generations: number, spreadOver = 32): GridInput {
   if (grid.width < 1 || grid.height < 1) throw new GpuError(`a Life grid must be at least 1x1 (got ${grid.width}x${grid.height})`);
   const words = wordsPerRow(grid.width) * grid.height;
-  // strips of up to 16 rows per invocation (fewer loads), but short enough that a grid still spreads over 32
-  // workgroups where it can: the device runs workgroups in parallel, not the rows of one invocation
-  const rowsPerItem = Math.max(1, Math.min(16, Math.floor(words / (WORKGROUP_SIZE * 32))));
+  // strips of up to 16 rows per invocation (fewer loads), but short enough that a grid still spreads over
+  // `spreadOver` workgroups where it can: the device runs workgroups in parallel, not the rows of one invocation
+  const rowsPerItem = Math.max(1, Math.min(16, Math.floor(words / (WORKGROUP_SIZE * spreadOver))));
   return {
     width: grid.width,
     height: grid.height,
@@ -60,7 +66,7 @@ export async function runLife(ctx: GpuContext, grids: LifeGrid[], opts: LifeRunO
   if (opts.mode === 'multi-gen' && opts.torus && grids.some((g) => g.width % 32 !== 0 && !isWholeBlock(g))) {
     throw new GpuError(`multi-generation dispatch on a torus needs widths that are multiples of 32 for grids over ${BLOCK_CAPACITY} words; use one-gen`);
   }
-  const inputs = grids.map((g) => lifeInput(g, opts.torus, opts.generations));
+  const inputs = grids.map((g) => lifeInput(g, opts.torus, opts.generations, targetWorkgroups(ctx)));
   const { results, stats } = await runAll(ctx, lifeRule, inputs, {
     mode: opts.mode,
     maxGenerations: opts.generations,
