@@ -34,7 +34,7 @@ export const lifeRule: Rule = {
 
 /**
  * Workgroups a grid should spread over at least: a GPU wants many in flight; SwiftShader runs a workgroup per
- * CPU thread and pays tens of microseconds for each, so there a few fat ones win (256^2: 19x faster than 32).
+ * CPU thread and pays tens of microseconds for each, so there a few fat ones do better.
  */
 export const targetWorkgroups = (ctx: GpuContext) => (ctx.adapter.fallback ? 4 : 32);
 
