@@ -8,7 +8,7 @@ import { cellsToString, parseBinary, sizeProblem, UNKNOWN, type BinaryPuzzle } f
 import { generatePuzzle, randomSolution, rng } from '../src/puzzles/binary/generate.ts';
 import { packCa } from '../src/puzzles/binary/pack.ts';
 import { caRun, caStep, METHODS_ALL, M_COUNT, M_PAIRS, M_TRIOS, M_UNIQUE, thesisInit, thesisRun, thesisStep } from '../src/puzzles/binary/reference.ts';
-import { countSolutions, gradeCpu } from '../src/puzzles/binary/search.ts';
+import { BinarySearch, countSolutions, gradeCpu } from '../src/puzzles/binary/search.ts';
 import { caInput, caRule, runCa, runThesis, solveFull, thesisInput, thesisRule } from '../src/puzzles/binary/solver.ts';
 import { skipGpu, withDevice } from './gpu.ts';
 
@@ -133,6 +133,20 @@ describe.skipIf(skipGpu)('binary automata on the GPU match their CPU twins', () 
   });
 });
 
+/** a uniquely solvable 8x8 puzzle that propagation with probing does not finish: clues removed while unique */
+function needsSearch(random: () => number): { puzzle: BinaryPuzzle; solution: Uint8Array } {
+  for (;;) {
+    const solution = randomSolution(8, 8, true, random);
+    const p: BinaryPuzzle = { width: 8, height: 8, cells: solution.slice(), distinct: true };
+    for (const i of [...solution.keys()].sort(() => random() - 0.5)) {
+      const v = p.cells[i];
+      p.cells[i] = UNKNOWN;
+      if (countSolutions(p).count !== 1) p.cells[i] = v;
+    }
+    if (new BinarySearch(p).deduce()!.includes(UNKNOWN)) return { puzzle: p, solution };
+  }
+}
+
 describe.skipIf(skipGpu)('binary full solver on the GPU', () => {
   it.skipIf(!haveSgt)('STPPC puzzles of every file: the given solution, and the level of the CPU grading', async () => {
     await withDevice(async (ctx) => {
@@ -147,14 +161,14 @@ describe.skipIf(skipGpu)('binary full solver on the GPU', () => {
     });
   });
 
-  it('generated level-4 puzzles need probes; a puzzle with two solutions is multiple; bad givens are a contradiction', async () => {
+  it('generated level-4 puzzles need probes; two solutions are multiple; bad givens a contradiction; a puzzle beyond probing is branched', async () => {
     await withDevice(async (ctx) => {
       const random = rng(5);
       const hard = Array.from({ length: 4 }, () => generatePuzzle(10, 10, 4, true, random));
       const open: BinaryPuzzle = { width: 6, height: 6, cells: new Uint8Array(36).fill(UNKNOWN), distinct: true };
       const bad: BinaryPuzzle = { ...open, cells: Uint8Array.from({ length: 36 }, (_, i) => (i < 3 ? 1 : UNKNOWN)) };
-      // unique for the CPU but beyond probing alone: found by branching
-      const { results } = await solveFull(ctx, [...hard.map((g) => g.puzzle), open, bad]);
+      const deep = needsSearch(random);
+      const { results } = await solveFull(ctx, [...hard.map((g) => g.puzzle), open, bad, deep.puzzle]);
       hard.forEach((g, i) => {
         expect(results[i].status).toBe('solved');
         expect(results[i].solution).toBe(cellsToString(g.solution));
@@ -167,6 +181,11 @@ describe.skipIf(skipGpu)('binary full solver on the GPU', () => {
       expect(countSolutions(open).count).toBe(2);
       expect(multi.extra!.branches).toBeGreaterThan(0);
       expect(results[hard.length + 1].status).toBe('contradiction');
+      // unique, but probing alone stalls on it: branching finds the one solution and shows there is no other
+      const d = results[hard.length + 2];
+      expect(d.status).toBe('solved');
+      expect(d.solution).toBe(cellsToString(deep.solution));
+      expect(d.extra!.branches).toBeGreaterThan(0);
     });
   });
 });

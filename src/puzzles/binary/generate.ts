@@ -1,7 +1,8 @@
 // Puzzle generation at a chosen level of the thesis' difficulty model (4.3): a random solution grid (the CPU
 // search with random value order), then clues removed in random order while the puzzle stays solvable by that
-// level's methods (level 4: while the solution stays unique). The result is kept when it really needs the level:
-// not solvable with the level below. Deterministic for a seed.
+// level's methods (level 4: Methods 1-4 and probing). The result is kept when it really needs the level: not
+// solvable with the level below. Every puzzle is therefore solved by deduction: its solution is unique.
+// Deterministic for a seed.
 import { BinaryOptionError, formatGameId, formatGrid, sizeProblem, UNKNOWN, type BinaryPuzzle } from './codec.ts';
 import { LEVEL_METHODS } from './reference.ts';
 import { BinarySearch, gradeCpu } from './search.ts';
@@ -33,13 +34,10 @@ export function randomSolution(width: number, height: number, distinct: boolean,
   }
 }
 
-/** Is the puzzle solved by `level`'s methods alone (1-3), or uniquely solvable at all (4)? */
+/** Is the puzzle solved by `level`'s methods alone (1-3: propagation; 4: propagation and probing)? */
 function solvableAt(p: BinaryPuzzle, level: number): boolean {
-  if (level <= 3) {
-    const cells = new BinarySearch(p, { methods: LEVEL_METHODS[level] }).closure();
-    return cells !== null && !cells.includes(UNKNOWN);
-  }
-  return new BinarySearch(p).solve(2)!.count === 1;
+  const cells = level <= 3 ? new BinarySearch(p, { methods: LEVEL_METHODS[level] }).closure() : new BinarySearch(p).deduce();
+  return cells !== null && !cells.includes(UNKNOWN);
 }
 
 export interface GeneratedPuzzle {
@@ -49,7 +47,11 @@ export interface GeneratedPuzzle {
   attempts: number;
 }
 
-export function generatePuzzle(width: number, height: number, level: number, distinct: boolean, random: () => number, maxAttempts = 200): GeneratedPuzzle {
+/**
+ * A puzzle of exactly `level`; with `clues`, removal stops once that many clues are left (a puzzle less bare than
+ * the minimal ones, like most published puzzles), if it gets there.
+ */
+export function generatePuzzle(width: number, height: number, level: number, distinct: boolean, random: () => number, maxAttempts = 200, clues?: number): GeneratedPuzzle {
   if (level < 1 || level > 4 || !Number.isInteger(level)) throw new BinaryOptionError(`--level takes 1, 2, 3 or 4 (got ${level})`);
   if (level === 3 && !distinct) throw new BinaryOptionError('level 3 needs Method 4, which needs the distinct-lines rule (not with --rules unruly)');
   const problem = sizeProblem(width, height, distinct);
@@ -62,10 +64,18 @@ export function generatePuzzle(width: number, height: number, level: number, dis
       const j = Math.floor(random() * (i + 1));
       [order[i], order[j]] = [order[j], order[i]];
     }
-    for (const i of order) {
-      const v = p.cells[i];
-      p.cells[i] = UNKNOWN;
-      if (!solvableAt(p, level)) p.cells[i] = v;
+    // Level 4 (Method 5: probing) first removes what Methods 1-4 still solve without (cheap closures), then tries
+    // the remaining clues against propagation with probing. Search is not a method: a puzzle that only search
+    // solves is beyond level 4 here (on 14x14, minimal unique puzzles need hundreds of branch points each).
+    let left = p.cells.length;
+    for (const phase of level === 4 ? [3, 4] : [level]) {
+      for (const i of order) {
+        const v = p.cells[i];
+        if (v === UNKNOWN || (clues !== undefined && left <= clues)) continue;
+        p.cells[i] = UNKNOWN;
+        if (!solvableAt(p, phase)) p.cells[i] = v;
+        else left--;
+      }
     }
     const got = gradeCpu(p);
     if (got === level) return { puzzle: p, solution, level, attempts: attempt };
@@ -79,13 +89,15 @@ export function generateText(opts: { width: number; height: number; seed: number
   const width = opts.width || 10;
   const height = opts.height || width;
   const level = o.level === undefined ? 2 : Number(o.level);
+  const clues = o.clues === undefined ? undefined : Number(o.clues);
+  if (clues !== undefined && !(Number.isInteger(clues) && clues >= 0)) throw new BinaryOptionError(`--clues takes a whole number (got '${o.clues}')`);
   const distinct = o.rules !== 'unruly';
   const form = o.format === undefined ? 'grid' : String(o.format);
   if (form !== 'grid' && form !== 'gameid') throw new BinaryOptionError(`gen binary --format takes grid or gameid (got '${form}')`);
   const random = rng(opts.seed);
   const out: string[] = [];
   for (let i = 0; i < opts.count; i++) {
-    const g = generatePuzzle(width, height, level, distinct, random);
+    const g = generatePuzzle(width, height, level, distinct, random, 200, clues);
     out.push(form === 'gameid' ? formatGameId(width, height, g.puzzle.cells, distinct) + '\n' : `# ${width}x${height} level ${level} seed ${opts.seed} #${i + 1}\n` + formatGrid(width, g.puzzle.cells));
   }
   return out.join(form === 'gameid' ? '' : '\n');

@@ -323,6 +323,12 @@ export class BinarySearch {
   closure(): Uint8Array | null {
     return this.initial()?.cells ?? null;
   }
+
+  /** Propagation and probing, no branching: what Methods 1-5 deduce, or null on a contradiction. */
+  deduce(): Uint8Array | null {
+    const s = this.initial();
+    return s ? (this.probeAll(s)?.cells ?? null) : null;
+  }
 }
 
 /** Solutions of a puzzle, counted up to `limit`. */

@@ -119,7 +119,10 @@ export function automatonResult(p: BinaryPuzzle, r: AutomatonRun, extra: Record<
 // --method full
 
 export interface FullOptions extends RunOpts {
-  /** unknown cells probed per round (two copies each); default 32 */
+  /**
+   * unknown cells probed in a node's first round (two copies each); a round that fixes nothing doubles it for the
+   * next (up to 64), so easy nodes spend few copies and hard ones sweep fast; default 4
+   */
   probeCells?: number;
   /** stop a puzzle at this many solutions (2: is it unique?) */
   solutionLimit?: number;
@@ -163,6 +166,8 @@ interface SearchNode {
   root: boolean;
   /** cells probed since the node last changed */
   probed: Set<number>;
+  /** cells to probe in the node's next round */
+  roundSize: number;
   /** the most informative probe since then: the cell to branch on when probing stalls */
   best: { cell: number; score: number; states: [Uint8Array, Uint8Array] } | null;
 }
@@ -190,7 +195,7 @@ function nextStage(stage: number, distinct: boolean): number {
 }
 
 export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: FullOptions = {}): Promise<{ results: SolveResult[]; stats: FullStats }> {
-  const probeCells = opts.probeCells ?? 32;
+  const firstRound = opts.probeCells ?? 4;
   const limit = opts.solutionLimit ?? 2;
   const jobs: Job[] = puzzles.map((puzzle, index) => ({
     index,
@@ -284,16 +289,24 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
       return;
     }
     job.level = 4;
-    const unknown: number[] = [];
-    for (let i = 0; i < node.cells.length; i++) if (node.cells[i] === UNKNOWN && !node.probed.has(i)) unknown.push(i);
-    if (unknown.length === 0) return branch(node);
-    // cells with many known neighbours first: their probes reach contradictions soonest
     const w = job.puzzle.width;
     const h = job.puzzle.height;
+    const rowUnknown = new Int32Array(h);
+    const colUnknown = new Int32Array(w);
+    const unknown: number[] = [];
+    for (let i = 0; i < node.cells.length; i++) {
+      if (node.cells[i] !== UNKNOWN) continue;
+      rowUnknown[Math.floor(i / w)]++;
+      colUnknown[i % w]++;
+      if (!node.probed.has(i)) unknown.push(i);
+    }
+    if (unknown.length === 0) return branch(node);
+    // cells of lines with few unknowns first (a line short of one value is where a wrong guess shows soonest),
+    // then cells with many known neighbours
     const score = (i: number) => {
       const x = i % w;
       const y = (i - x) / w;
-      let s = 0;
+      let s = -64 * Math.min(rowUnknown[y], colUnknown[x]);
       for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1], [2, 0], [-2, 0], [0, 2], [0, -2]]) {
         const nx = x + dx;
         const ny = y + dy;
@@ -303,7 +316,7 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     };
     unknown.sort((a, b) => score(b) - score(a) || a - b);
     const round: ProbeRound = { node, pending: 0, results: new Map() };
-    for (const cell of unknown.slice(0, probeCells)) {
+    for (const cell of unknown.slice(0, node.roundSize)) {
       node.probed.add(cell);
       round.results.set(cell, [undefined, undefined]);
       for (const value of [0, 1]) {
@@ -326,7 +339,7 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     }
     job.branches++;
     job.open += 1;
-    for (const cells of best.states) runNode({ job, cells, root: false, probed: new Set(), best: null }, 4);
+    for (const cells of best.states) runNode({ job, cells, root: false, probed: new Set(), best: null, roundSize: firstRound }, 4);
   };
 
   /** a node's grid at a stage: stages 1-3 run the automaton with that level's methods, 4 probes */
@@ -377,8 +390,12 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
       node.cells = base;
       node.probed.clear();
       node.best = null;
+      node.roundSize = firstRound;
       runNode(node, 3);
-    } else startProbing(node);
+    } else {
+      node.roundSize = Math.min(node.roundSize * 2, Math.max(firstRound, 64));
+      startProbing(node);
+    }
   };
 
   const onStage = (role: Extract<GridRole, { kind: 'stage' }>, o: GridOutcome, cells: Uint8Array) => {
@@ -413,7 +430,7 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
 
   for (const job of jobs) {
     if (job.puzzle.cells.length === 0) finish(job, { status: 'solved', solution: '' });
-    else runNode({ job, cells: job.puzzle.cells.slice(), root: true, probed: new Set(), best: null }, 1);
+    else runNode({ job, cells: job.puzzle.cells.slice(), root: true, probed: new Set(), best: null, roundSize: firstRound }, 1);
   }
 
   try {
