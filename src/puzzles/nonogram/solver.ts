@@ -21,7 +21,6 @@ import {
   knownCount,
   layoutOf,
   lineWordsFor,
-  markAllDirty,
   packClues,
   packCopy,
   setCell,
@@ -91,7 +90,7 @@ export interface NonogramSolveOptions {
   targetCopies?: number;
   /** search nodes per puzzle before giving up ('capped') */
   maxNodes?: number;
-  /** branches of one puzzle searched at the same time, at most */
+  /** branches of one puzzle searched at the same time, at most (default 1: depth first) */
   maxActiveNodes?: number;
   /** search nodes of all puzzles the host tries to keep busy (shared out among the unfinished puzzles) */
   activeNodes?: number;
@@ -172,7 +171,7 @@ interface PuzzleRun {
   result?: NonogramResult;
 }
 
-/** A state being probed: settled by line logic, not contradictory, cells still unknown. */
+/** A state being probed: not contradictory, cells still unknown, settled by line logic unless `settled` says not. */
 interface NodeRun {
   puzzle: PuzzleRun;
   words: Uint32Array;
@@ -182,9 +181,27 @@ interface NodeRun {
   quiet: number;
   /** the best cell to branch on among the quiet probes: its two settled copies */
   best?: { score: number; filled: Uint32Array; empty: Uint32Array };
+  /** cells in the next probe window */
+  window: number;
+  /** false after probing fixed cells: line logic has not spread them yet */
+  settled: boolean;
 }
 
-type Work = { kind: 'root'; puzzle: PuzzleRun } | { kind: 'settle'; node: NodeRun } | { kind: 'probe'; node: NodeRun; cells: number[] };
+/**
+ * Probe windows: a node starts narrow (each window then sees what the one before proved, as sequential probing
+ * would) and doubles its window while probing finds nothing, so a quiet sweep, which has nothing to pass on, takes
+ * a few rounds instead of one per cell.
+ */
+const MIN_WINDOW = 8;
+const MAX_WINDOW = 1024;
+/**
+ * A round costs a few ms of latency (submit, run, two readbacks) however little it carries: on SwiftShader about as
+ * much as settling 1,000 probe copies. Rounds with fewer copies than this widen their windows instead.
+ */
+const MIN_ROUND_COPIES = 1024;
+
+/** A probe job's copies: the node itself first when it has new cells to settle, then two per probed cell. */
+type Work = { kind: 'root'; puzzle: PuzzleRun } | { kind: 'probe'; node: NodeRun; cells: number[]; settling: boolean };
 /** Work for some copies of a grid: copies start .. start + count - 1. */
 type Job = Work & { start: number; count: number };
 
@@ -232,7 +249,7 @@ class ClassRun {
     this.method = opts.method ?? 'full';
     this.targetCopies = opts.targetCopies ?? 4096;
     this.maxNodes = opts.maxNodes ?? 100_000;
-    this.maxActive = opts.maxActiveNodes ?? 16;
+    this.maxActive = opts.maxActiveNodes ?? 1;
     this.deadline = Infinity;
     this.unfinished = idx.length;
     let clues = 0;
@@ -352,8 +369,7 @@ class ClassRun {
         const mine = words.subarray(job.start * l.words, (job.start + job.count) * l.words);
         if (o.status === 'capped' || o.status === 'timeout') this.finish(r, { status: 'unsolved', reason: o.status });
         else if (job.kind === 'root') this.onRoot(r, mine);
-        else if (job.kind === 'settle') this.onSettled(job.node, mine);
-        else this.onProbed(job.node, job.cells, mine);
+        else this.onProbed(job.node, job.cells, job.settling, mine);
         this.schedule(r);
       }
       this.batch.release(o.id);
@@ -385,7 +401,7 @@ class ClassRun {
     if (r.result) return;
     if (++r.nodes > this.maxNodes) return this.finish(r, { status: 'unsolved', reason: 'capped' });
     if (knownCount(r.l, words) === r.p.width * r.p.height) return this.onSolution(r, words);
-    r.waiting.push({ puzzle: r, words, cursor: 0, quiet: 0 });
+    r.waiting.push({ puzzle: r, words, settled: true, cursor: 0, quiet: 0, window: MIN_WINDOW });
   }
 
   /** Starts waiting nodes (depth first) while there is room; a puzzle with nothing left to search is done. */
@@ -403,8 +419,9 @@ class ClassRun {
   }
 
   /**
-   * Branches of one puzzle searched at once. Depth first, one at a time, wastes nothing when the puzzle has two
-   * solutions (the second is found sooner); side by side they keep the GPU busy once few puzzles are left.
+   * Branches of one puzzle searched at once. Depth first, one at a time (the default), wastes nothing when the
+   * puzzle has two solutions; side by side they would keep the GPU busier once few puzzles are left, but on the
+   * hard TAAI puzzles (#300-319) 16 side by side ran twice the probes and took longer.
    */
   private activeLimit(): number {
     return Math.max(1, Math.min(this.maxActive, Math.floor((this.opts.activeNodes ?? 256) / Math.max(1, this.unfinished))));
@@ -429,39 +446,65 @@ class ClassRun {
     const { l } = r;
     const n = r.p.width * r.p.height;
     const unknown = n - knownCount(l, node.words);
-    const window = Math.max(1, Math.min(256, Math.floor(this.targetCopies / (2 * Math.max(1, this.activeNodes)))));
+    // the node's own window (doubling while probing finds nothing), at least its share of a round that is worth
+    // the round trip, at most its share of the copies the GPU takes at once
+    const active = Math.max(1, this.activeNodes);
+    const least = Math.ceil(MIN_ROUND_COPIES / (2 * active));
+    const most = Math.max(1, Math.floor(this.targetCopies / (2 * active)));
+    const window = Math.min(MAX_WINDOW, most, Math.max(node.window, least));
     const cells: number[] = [];
     for (let step = 0; step < n && cells.length < window && node.quiet + cells.length < unknown; step++) {
       const i = (node.cursor + step) % n;
       if (cellUnknown(l, node.words, i)) cells.push(i);
     }
-    node.cursor = (cells[cells.length - 1] + 1) % n;
-    const words = new Uint32Array(l.words * 2 * cells.length);
+    if (cells.length) node.cursor = (cells[cells.length - 1] + 1) % n;
+    // New cells from the last window have not been spread by line logic: the node goes along as copy 0 (its
+    // settled state comes back with the probes, one round instead of two), and every copy starts with the lines
+    // holding new cells dirty (node.words carries those dirty bits).
+    const settling = !node.settled;
+    const first = settling ? 1 : 0;
+    const words = new Uint32Array(l.words * (first + 2 * cells.length));
+    if (settling) {
+      words.set(node.words);
+      clearDirty(l, words, 0, true);
+    }
     cells.forEach((i, k) => {
       const row = Math.floor(i / r.p.width);
       const col = i % r.p.width;
       for (const [j, v] of [
-        [2 * k, FILLED],
-        [2 * k + 1, EMPTY],
+        [first + 2 * k, FILLED],
+        [first + 2 * k + 1, EMPTY],
       ]) {
         const at = j * l.words;
         words.set(node.words, at);
-        clearDirty(l, words, at);
+        clearDirty(l, words, at, settling);
         setCell(l, words, row, col, v, at);
         touch(l, words, row, col, at);
       }
     });
     r.probes += 2 * cells.length;
-    this.queue({ kind: 'probe', node, cells }, words);
+    this.queue({ kind: 'probe', node, cells, settling }, words);
   }
 
 
   /** Probe outcomes: contradictions and agreements fix cells; solutions are collected; a quiet sweep branches. */
-  private onProbed(node: NodeRun, cells: number[], words: Uint32Array): void {
+  private onProbed(node: NodeRun, cells: number[], settling: boolean, all: Uint32Array): void {
     const r = node.puzzle;
     const { l } = r;
     const n = r.p.width * r.p.height;
+    let words = all;
+    if (settling) {
+      if (all[0] & 1) return this.nodeDone(node); // what the last window proved contradicts itself
+      node.words = all.slice(0, l.words);
+      node.settled = true;
+      words = all.subarray(l.words);
+      if (knownCount(l, node.words) === n) {
+        this.onSolution(r, node.words);
+        return this.nodeDone(node);
+      }
+    }
     const before = knownCount(l, node.words);
+    const settledWords = node.words.slice();
     for (let k = 0; k < cells.length; k++) {
       const a = 2 * k * l.words;
       const b = a + l.words;
@@ -479,14 +522,16 @@ class ClassRun {
     if (hasConflict(l, node.words)) return this.nodeDone(node);
     const after = knownCount(l, node.words);
     if (after > before) {
-      // new cells: let line logic spread them (and check them), then probe on
+      // new cells: probe on (the next round settles them too)
       node.quiet = 0;
+      node.window = MIN_WINDOW;
       node.best = undefined;
-      const state = Uint32Array.from(node.words);
-      markAllDirty(l, state);
-      return this.queue({ kind: 'settle', node }, state);
+      node.settled = false;
+      markChangedLines(l, node.words, settledWords);
+      return this.probe(node);
     }
     node.quiet += cells.length;
+    node.window = Math.min(MAX_WINDOW, node.window * 2);
     for (let k = 0; k < cells.length; k++) {
       const a = 2 * k * l.words;
       const b = a + l.words;
@@ -503,17 +548,6 @@ class ClassRun {
     this.nodeDone(node);
     this.addNode(r, best.empty);
     this.addNode(r, best.filled);
-  }
-
-  private onSettled(node: NodeRun, words: Uint32Array): void {
-    const r = node.puzzle;
-    if (words[0] & 1) return this.nodeDone(node);
-    node.words = Uint32Array.from(words);
-    if (knownCount(r.l, node.words) === r.p.width * r.p.height) {
-      this.onSolution(r, node.words);
-      return this.nodeDone(node);
-    }
-    this.probe(node);
   }
 
   private finish(r: PuzzleRun, res: { status: NonogramResult['status']; reason?: string; cells?: Uint8Array }): void {
@@ -556,10 +590,34 @@ function cellUnknown(l: CopyLayout, words: Uint32Array, i: number): boolean {
   return ((words[l.rowF + k] | words[l.rowE + k]) & (1 << (c & 31))) === 0;
 }
 
-function clearDirty(l: CopyLayout, words: Uint32Array, at: number): void {
-  words.fill(0, at + l.rowDirty, at + l.words);
+/** Clears the header counters (and, unless `keepDirty`, the dirty bits) of the copy at `at`. */
+function clearDirty(l: CopyLayout, words: Uint32Array, at: number, keepDirty = false): void {
+  if (!keepDirty) words.fill(0, at + l.rowDirty, at + l.words);
   words[at + 1] = 0;
   words[at + 2] = 0;
+}
+
+/** Marks dirty exactly the lines of `words` whose cells differ from `old` (all other dirty bits cleared). */
+function markChangedLines(l: CopyLayout, words: Uint32Array, old: Uint32Array): void {
+  words.fill(0, l.rowDirty, l.words);
+  for (let r = 0; r < l.height; r++) {
+    for (let w = 0; w < l.wr; w++) {
+      const k = r * l.wr + w;
+      if (words[l.rowF + k] !== old[l.rowF + k] || words[l.rowE + k] !== old[l.rowE + k]) {
+        words[l.rowDirty + (r >>> 5)] |= 1 << (r & 31);
+        break;
+      }
+    }
+  }
+  for (let c = 0; c < l.width; c++) {
+    for (let w = 0; w < l.wc; w++) {
+      const k = c * l.wc + w;
+      if (words[l.colF + k] !== old[l.colF + k] || words[l.colE + k] !== old[l.colE + k]) {
+        words[l.colDirty + (c >>> 5)] |= 1 << (c & 31);
+        break;
+      }
+    }
+  }
 }
 
 /** node |= src copy at `at` (every plane) */
