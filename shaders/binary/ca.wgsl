@@ -11,8 +11,12 @@
 // and raises FLAG_CONTRADICTION for any broken rule (three equal known cells, an overfull line, two equal complete
 // lines under Rule 3, a cell the enabled methods want both ways) whatever methods are enabled.
 // A strip, not a row, per work item: the column counts are then computed once per generation instead of once
-// per row, which on SwiftShader (a CPU) is most of the cost. grid.param0: enabled methods (bits below);
-// grid.param1: 1 = Rule 3 (rows distinct, columns distinct).
+// per row, which on SwiftShader (a CPU) is most of the cost.
+// Grids of at most 32x32 (grid.param3 = 1) take another path: their one work item loads the grid into private
+// arrays and runs generations there until a fixpoint, a contradiction or its cap, then writes the grid back once:
+// the same generations (row_step is shared), without a dispatch and a trip through memory per generation. The
+// generations it ran are added to the grid's last state word (bit 31: stopped by the cap, grid.param2).
+// grid.param0: enabled methods (bits below); grid.param1: 1 = Rule 3 (rows distinct, columns distinct).
 
 const M_PAIRS: u32 = 1u;
 const M_TRIOS: u32 = 2u;
@@ -20,6 +24,9 @@ const M_COUNT: u32 = 4u;
 const M_UNIQUE: u32 = 8u;
 const RULE_FLAG_BASE: u32 = 256u;
 // column counters hold up to 255: the host refuses taller grids for this rule
+// the in-lane path's capacity (rows of one word): the host sets grid.param3 only for grids that fit
+const SMALL: i32 = 32;
+const CAPPED: u32 = 0x80000000u;
 
 // Loads that give 0 outside the grid, without branches: SwiftShader compiles branches inside loops very slowly
 // (the bounds checks as `if`s made this shader take a minute to compile, as selects half a second).
@@ -116,18 +123,91 @@ fn col_bit(g: Grid, wpr: u32, r: i32, c: u32) -> u32 {
   return (ca_value(g, wpr, r, i32(c >> 5u)) >> (c & 31u)) & 1u;
 }
 
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn binary_ca(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
-  let t = tile_index(workgroupId);
-  if (t >= batch.tileCount) {
-    return;
+// One row's word of the next generation, from the rows above and below (same strip), the neighbouring words of
+// its row, its row's counts, the strip's column facts and the Method 4 demands found by the caller.
+struct RowIn {
+  K: u32, V: u32,
+  kn1: u32, vn1: u32, kn2: u32, vn2: u32, ks1: u32, vs1: u32, ks2: u32, vs2: u32,
+  kw: u32, vw: u32, ke: u32, ve: u32,
+  rowOnes: u32, rowZeros: u32,
+  colFull0: u32, colFull1: u32,
+  unique0: u32, unique1: u32,
+  wm: u32,
+}
+
+struct RowOut {
+  K: u32,
+  V: u32,
+  // FLAG_CHANGED, FLAG_CONTRADICTION, FLAG_PENDING and the method bits
+  flags: u32,
+}
+
+fn row_step(r: RowIn, methods: u32, halfW: u32) -> RowOut {
+  let U = ~r.K & r.wm;
+  let o = r.K & r.V;
+  let z = r.K & ~r.V;
+  var bad = false;
+  // Methods 1-2 along the row: the neighbours at x-2, x-1, x+1, x+2 aligned to x
+  let onesW = r.kw & r.vw;
+  let zerosW = r.kw & ~r.vw;
+  let onesE = r.ke & r.ve;
+  let zerosE = r.ke & ~r.ve;
+  let o_w1 = (o << 1u) | (onesW >> 31u);
+  let o_w2 = (o << 2u) | (onesW >> 30u);
+  let o_e1 = (o >> 1u) | (onesE << 31u);
+  let o_e2 = (o >> 2u) | (onesE << 30u);
+  let z_w1 = (z << 1u) | (zerosW >> 31u);
+  let z_w2 = (z << 2u) | (zerosW >> 30u);
+  let z_e1 = (z >> 1u) | (zerosE << 31u);
+  let z_e2 = (z >> 2u) | (zerosE << 30u);
+  // ... and along the columns
+  let o_n1 = r.kn1 & r.vn1;
+  let o_n2 = r.kn2 & r.vn2;
+  let o_s1 = r.ks1 & r.vs1;
+  let o_s2 = r.ks2 & r.vs2;
+  let z_n1 = r.kn1 & ~r.vn1;
+  let z_n2 = r.kn2 & ~r.vn2;
+  let z_s1 = r.ks1 & ~r.vs1;
+  let z_s2 = r.ks2 & ~r.vs2;
+  // Method 1 (pairs): two equal cells on one side; Method 2 (trios): equal cells on both sides
+  let pairs0 = (o_w1 & o_w2) | (o_e1 & o_e2) | (o_n1 & o_n2) | (o_s1 & o_s2);
+  let pairs1 = (z_w1 & z_w2) | (z_e1 & z_e2) | (z_n1 & z_n2) | (z_s1 & z_s2);
+  let trios0 = (o_w1 & o_e1) | (o_n1 & o_s1);
+  let trios1 = (z_w1 & z_e1) | (z_n1 & z_s1);
+  // a known cell that these rules want the other way sits in three equal cells
+  bad = bad | (((o & (pairs0 | trios0)) | (z & (pairs1 | trios1))) != 0u);
+  // Method 3: the row's counts and the strip's column counts
+  bad = bad | (r.rowOnes > halfW) | (r.rowZeros > halfW);
+  let count0 = select(r.colFull0 & U, U, r.rowOnes == halfW);
+  let count1 = select(r.colFull1 & U, U, r.rowZeros == halfW);
+  // the enabled methods' demands
+  let m1 = 0u - (methods & M_PAIRS);
+  let m2 = 0u - ((methods >> 1u) & 1u);
+  let m3 = 0u - ((methods >> 2u) & 1u);
+  let m4 = 0u - ((methods >> 3u) & 1u);
+  let need0 = ((pairs0 & m1) | (trios0 & m2) | (count0 & m3) | (r.unique0 & m4)) & U;
+  let need1 = ((pairs1 & m1) | (trios1 & m2) | (count1 & m3) | (r.unique1 & m4)) & U;
+  bad = bad | ((need0 & need1) != 0u);
+  let fresh = need0 ^ need1;
+  var out: RowOut;
+  out.K = r.K | fresh;
+  out.V = r.V | (fresh & need1);
+  var flags = select(0u, FLAG_CONTRADICTION, bad) | select(0u, FLAG_PENDING, (~out.K & r.wm) != 0u);
+  if (fresh != 0u) {
+    flags |= FLAG_CHANGED;
+    flags |= select(0u, M_PAIRS * RULE_FLAG_BASE, (fresh & (pairs0 | pairs1) & m1) != 0u);
+    flags |= select(0u, M_TRIOS * RULE_FLAG_BASE, (fresh & (trios0 | trios1) & m2) != 0u);
+    flags |= select(0u, M_COUNT * RULE_FLAG_BASE, (fresh & (count0 | count1) & m3) != 0u);
+    flags |= select(0u, M_UNIQUE * RULE_FLAG_BASE, (fresh & (r.unique0 | r.unique1) & m4) != 0u);
   }
-  let tile = tiles[t];
-  let g = grids[tile.grid];
-  let k = i32(tile.firstItem + localIndex);
-  if (u32(k) >= g.items) {
-    return;
-  }
+  out.flags = flags;
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The strip path: one generation per dispatch, any size.
+
+fn strip_generation(g: Grid, k: i32) -> u32 {
   let methods = g.param0;
   let distinct = g.param1 == 1u;
   let wpr = (g.width + 31u) >> 5u;
@@ -199,60 +279,23 @@ fn binary_ca(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocatio
   }
 
   // ---- the rows, top to bottom, with a window of rows y-2..y+2 of this strip
-  var kn2 = 0u;
-  var vn2 = 0u;
-  var kn1 = 0u;
-  var vn1 = 0u;
-  var K = ca_known(g, wpr, 0, k);
-  var V = ca_value(g, wpr, 0, k);
-  var ks1 = ca_known(g, wpr, 1, k);
-  var vs1 = ca_value(g, wpr, 1, k);
-  var flags = 0u;
-  var pending = false;
+  var r: RowIn;
+  r.wm = wm;
+  r.colFull0 = colFull0;
+  r.colFull1 = colFull1;
+  r.K = ca_known(g, wpr, 0, k);
+  r.V = ca_value(g, wpr, 0, k);
+  r.ks1 = ca_known(g, wpr, 1, k);
+  r.vs1 = ca_value(g, wpr, 1, k);
+  var flags = select(0u, FLAG_CONTRADICTION, contradiction);
   for (var y = 0; y < H; y++) {
-    let ks2 = ca_known(g, wpr, y + 2, k);
-    let vs2 = ca_value(g, wpr, y + 2, k);
-    let U = ~K & wm;
-    let o = K & V;
-    let z = K & ~V;
-
-    // Methods 1-2 along the row: the neighbours at x-2, x-1, x+1, x+2 aligned to x
-    let kw = ca_known(g, wpr, y, k - 1);
-    let vw = ca_value(g, wpr, y, k - 1);
-    let ke = ca_known(g, wpr, y, k + 1);
-    let ve = ca_value(g, wpr, y, k + 1);
-    let onesW = kw & vw;
-    let zerosW = kw & ~vw;
-    let onesE = ke & ve;
-    let zerosE = ke & ~ve;
-    let o_w1 = (o << 1u) | (onesW >> 31u);
-    let o_w2 = (o << 2u) | (onesW >> 30u);
-    let o_e1 = (o >> 1u) | (onesE << 31u);
-    let o_e2 = (o >> 2u) | (onesE << 30u);
-    let z_w1 = (z << 1u) | (zerosW >> 31u);
-    let z_w2 = (z << 2u) | (zerosW >> 30u);
-    let z_e1 = (z >> 1u) | (zerosE << 31u);
-    let z_e2 = (z >> 2u) | (zerosE << 30u);
-    // ... and along the columns
-    let o_n1 = kn1 & vn1;
-    let o_n2 = kn2 & vn2;
-    let o_s1 = ks1 & vs1;
-    let o_s2 = ks2 & vs2;
-    let z_n1 = kn1 & ~vn1;
-    let z_n2 = kn2 & ~vn2;
-    let z_s1 = ks1 & ~vs1;
-    let z_s2 = ks2 & ~vs2;
-    // Method 1 (pairs): two equal cells on one side; Method 2 (trios): equal cells on both sides
-    let pairs0 = (o_w1 & o_w2) | (o_e1 & o_e2) | (o_n1 & o_n2) | (o_s1 & o_s2);
-    let pairs1 = (z_w1 & z_w2) | (z_e1 & z_e2) | (z_n1 & z_n2) | (z_s1 & z_s2);
-    let trios0 = (o_w1 & o_e1) | (o_n1 & o_s1);
-    let trios1 = (z_w1 & z_e1) | (z_n1 & z_s1);
-    // a known cell that these rules want the other way sits in three equal cells
-    if (((o & (pairs0 | trios0)) | (z & (pairs1 | trios1))) != 0u) {
-      contradiction = true;
-    }
-
-    // Method 3: this row's counts (all its words) and the strip's column counts
+    r.ks2 = ca_known(g, wpr, y + 2, k);
+    r.vs2 = ca_value(g, wpr, y + 2, k);
+    r.kw = ca_known(g, wpr, y, k - 1);
+    r.vw = ca_value(g, wpr, y, k - 1);
+    r.ke = ca_known(g, wpr, y, k + 1);
+    r.ve = ca_value(g, wpr, y, k + 1);
+    let U = ~r.K & wm;
     var rowOnes = 0u;
     var rowZeros = 0u;
     for (var j = 0u; j < wpr; j++) {
@@ -261,37 +304,28 @@ fn binary_ca(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocatio
       rowOnes += countOneBits(kj & vj);
       rowZeros += countOneBits(kj & ~vj);
     }
-    if (rowOnes > halfW || rowZeros > halfW) {
-      contradiction = true;
-    }
-    var count0 = colFull0 & U;
-    var count1 = colFull1 & U;
-    if (rowOnes == halfW) {
-      count0 = U;
-    }
-    if (rowZeros == halfW) {
-      count1 = U;
-    }
+    r.rowOnes = rowOnes;
+    r.rowZeros = rowZeros;
 
     // Method 4 and Rule 3 for rows
-    var unique0 = 0u;
-    var unique1 = 0u;
+    r.unique0 = 0u;
+    r.unique1 = 0u;
     let rowUnknown = g.width - rowOnes - rowZeros;
     if (distinct && rowUnknown == 2u && U != 0u) {
-      for (var r = 0; r < H; r++) {
-        if (r != y && row_known(g, wpr, r) == g.width && row_agrees(g, wpr, y, r)) {
-          let vr = ca_value(g, wpr, r, k);
-          unique0 = U & vr;
-          unique1 = U & ~vr;
+      for (var o = 0; o < H; o++) {
+        if (o != y && row_known(g, wpr, o) == g.width && row_agrees(g, wpr, y, o)) {
+          let vo = ca_value(g, wpr, o, k);
+          r.unique0 = U & vo;
+          r.unique1 = U & ~vo;
           break;
         }
       }
     }
     // two equal complete rows: the first strip checks each complete row against the rows below it
     if (distinct && rowUnknown == 0u && k == 0) {
-      for (var r = y + 1; r < H; r++) {
-        if (row_known(g, wpr, r) == g.width && row_agrees(g, wpr, y, r)) {
-          contradiction = true;
+      for (var o = y + 1; o < H; o++) {
+        if (row_known(g, wpr, o) == g.width && row_agrees(g, wpr, y, o)) {
+          flags |= FLAG_CONTRADICTION;
         }
       }
     }
@@ -300,76 +334,280 @@ fn binary_ca(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocatio
     while (m != 0u) {
       let c = firstTrailingBit(m);
       if (col_bit(g, wpr, y, firstMatch[c]) == 1u) {
-        unique0 |= 1u << c;
+        r.unique0 |= 1u << c;
       } else {
-        unique1 |= 1u << c;
+        r.unique1 |= 1u << c;
       }
       m &= m - 1u;
     }
 
-    // the new generation of this row's word
-    var need0 = 0u;
-    var need1 = 0u;
-    if ((methods & M_PAIRS) != 0u) {
-      need0 |= pairs0;
-      need1 |= pairs1;
-    }
-    if ((methods & M_TRIOS) != 0u) {
-      need0 |= trios0;
-      need1 |= trios1;
-    }
-    if ((methods & M_COUNT) != 0u) {
-      need0 |= count0;
-      need1 |= count1;
-    }
-    if ((methods & M_UNIQUE) != 0u) {
-      need0 |= unique0;
-      need1 |= unique1;
-    }
-    need0 &= U;
-    need1 &= U;
-    if ((need0 & need1) != 0u) {
-      contradiction = true;
-    }
-    let fresh = need0 ^ need1;
-    let K2 = K | fresh;
+    let out = row_step(r, methods, halfW);
     let at = g.stateOffset + (u32(y) * wpr + u32(k)) * 2u;
-    dst[at] = K2;
-    dst[at + 1u] = V | (fresh & need1);
-    if (fresh != 0u) {
-      flags |= FLAG_CHANGED;
-      if ((methods & M_PAIRS) != 0u && (fresh & (pairs0 | pairs1)) != 0u) {
-        flags |= M_PAIRS * RULE_FLAG_BASE;
-      }
-      if ((methods & M_TRIOS) != 0u && (fresh & (trios0 | trios1)) != 0u) {
-        flags |= M_TRIOS * RULE_FLAG_BASE;
-      }
-      if ((methods & M_COUNT) != 0u && (fresh & (count0 | count1)) != 0u) {
-        flags |= M_COUNT * RULE_FLAG_BASE;
-      }
-      if ((methods & M_UNIQUE) != 0u && (fresh & (unique0 | unique1)) != 0u) {
-        flags |= M_UNIQUE * RULE_FLAG_BASE;
-      }
-    }
-    if ((~K2 & wm) != 0u) {
-      pending = true;
-    }
+    dst[at] = out.K;
+    dst[at + 1u] = out.V;
+    flags |= out.flags;
 
     // slide the window down
-    kn2 = kn1;
-    vn2 = vn1;
-    kn1 = K;
-    vn1 = V;
-    K = ks1;
-    V = vs1;
-    ks1 = ks2;
-    vs1 = vs2;
+    r.kn2 = r.kn1;
+    r.vn2 = r.vn1;
+    r.kn1 = r.K;
+    r.vn1 = r.V;
+    r.K = r.ks1;
+    r.V = r.vs1;
+    r.ks1 = r.ks2;
+    r.vs1 = r.vs2;
   }
-  if (contradiction) {
-    flags |= FLAG_CONTRADICTION;
+  return flags;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The in-lane path: grids of at most 32x32, generations in private memory. The grid is kept both as rows and as
+// columns (bit y of column word c = cell (c, y)), the columns updated cell by cell as cells become known, so the
+// column counts and Method 4 on columns cost a word per column instead of a pass over the rows. Rule 3 is checked
+// for the lines that became complete since the last check (all of them in a dispatch's first generation): a pair
+// of equal complete lines always has a newest member.
+
+var<private> rowK: array<u32, 32>;
+var<private> rowV: array<u32, 32>;
+var<private> nextK: array<u32, 32>;
+var<private> nextV: array<u32, 32>;
+var<private> colK: array<u32, 32>;
+var<private> colV: array<u32, 32>;
+// complete lines at the previous generation (bit per row / column)
+var<private> doneRows: u32;
+var<private> doneCols: u32;
+
+// rows of the private grid, 0 outside it (branchless, as ca_word)
+fn pk(y: i32, H: i32) -> u32 {
+  let inside = (y >= 0) & (y < H);
+  return select(0u, rowK[select(0, y, inside)], inside);
+}
+
+fn pv(y: i32, H: i32) -> u32 {
+  let inside = (y >= 0) & (y < H);
+  return select(0u, rowV[select(0, y, inside)], inside);
+}
+
+// one generation of the private grid into nextK/nextV (and the columns); returns its flags
+fn small_generation(g: Grid) -> u32 {
+  let methods = g.param0;
+  let distinct = g.param1 == 1u;
+  let H = i32(g.height);
+  let W = i32(g.width);
+  let wm = ca_width_mask(g.width, 1u, 0u);
+  let halfW = g.width / 2u;
+  let halfH = g.height / 2u;
+  var flags = 0u;
+
+  // column facts, one word per column
+  var colFull0 = 0u;
+  var colFull1 = 0u;
+  var candidates = 0u;
+  var complete = 0u;
+  for (var c = 0; c < W; c++) {
+    let ones = countOneBits(colK[c] & colV[c]);
+    let known = countOneBits(colK[c]);
+    let zeros = known - ones;
+    let bit = 1u << u32(c);
+    colFull0 |= select(0u, bit, ones == halfH);
+    colFull1 |= select(0u, bit, zeros == halfH);
+    candidates |= select(0u, bit, known + 2u == g.height);
+    complete |= select(0u, bit, known == g.height);
+    flags |= select(0u, FLAG_CONTRADICTION, (ones > halfH) | (zeros > halfH));
   }
-  if (pending) {
-    flags |= FLAG_PENDING;
+
+  // Method 4 for columns: the first complete column each two-unknown column agrees with; Rule 3 for the columns
+  // completed since the last generation
+  var firstMatch: array<u32, 32>;
+  var matched = 0u;
+  if (distinct) {
+    var cs = candidates;
+    while (cs != 0u) {
+      let c = firstTrailingBit(cs);
+      cs &= cs - 1u;
+      var others = complete;
+      while (others != 0u) {
+        let c2 = firstTrailingBit(others);
+        others &= others - 1u;
+        if ((colK[c] & (colV[c] ^ colV[c2])) == 0u) {
+          firstMatch[c] = c2;
+          matched |= 1u << c;
+          break;
+        }
+      }
+    }
+    var fresh = complete & ~doneCols;
+    while (fresh != 0u) {
+      let c = firstTrailingBit(fresh);
+      fresh &= fresh - 1u;
+      var others = complete & ~(1u << c);
+      while (others != 0u) {
+        let c2 = firstTrailingBit(others);
+        others &= others - 1u;
+        flags |= select(0u, FLAG_CONTRADICTION, colV[c] == colV[c2]);
+      }
+    }
+  }
+  doneCols = complete;
+
+  var completeRows = 0u;
+  for (var y = 0; y < H; y++) {
+    completeRows |= select(0u, 1u << u32(y), countOneBits(rowK[y]) == g.width);
+  }
+  var r: RowIn;
+  r.wm = wm;
+  r.colFull0 = colFull0;
+  r.colFull1 = colFull1;
+  for (var y = 0; y < H; y++) {
+    r.K = rowK[y];
+    r.V = rowV[y];
+    r.kn1 = pk(y - 1, H);
+    r.vn1 = pv(y - 1, H);
+    r.kn2 = pk(y - 2, H);
+    r.vn2 = pv(y - 2, H);
+    r.ks1 = pk(y + 1, H);
+    r.vs1 = pv(y + 1, H);
+    r.ks2 = pk(y + 2, H);
+    r.vs2 = pv(y + 2, H);
+    let U = ~r.K & wm;
+    r.rowOnes = countOneBits(r.K & r.V);
+    r.rowZeros = countOneBits(r.K & ~r.V);
+    r.unique0 = 0u;
+    r.unique1 = 0u;
+    let rowUnknown = g.width - r.rowOnes - r.rowZeros;
+    let me = 1u << u32(y);
+    if (distinct && rowUnknown == 2u) {
+      var others = completeRows;
+      while (others != 0u) {
+        let o = firstTrailingBit(others);
+        others &= others - 1u;
+        if ((r.K & (r.V ^ rowV[o])) == 0u) {
+          r.unique0 = U & rowV[o];
+          r.unique1 = U & ~rowV[o];
+          break;
+        }
+      }
+    }
+    if (distinct && (completeRows & ~doneRows & me) != 0u) {
+      var others = completeRows & ~me;
+      while (others != 0u) {
+        let o = firstTrailingBit(others);
+        others &= others - 1u;
+        flags |= select(0u, FLAG_CONTRADICTION, rowV[o] == r.V);
+      }
+    }
+    var m = matched & U;
+    while (m != 0u) {
+      let c = firstTrailingBit(m);
+      let above = ((r.V >> firstMatch[c]) & 1u) == 1u;
+      r.unique0 |= select(0u, 1u << c, above);
+      r.unique1 |= select(1u << c, 0u, above);
+      m &= m - 1u;
+    }
+    let out = row_step(r, methods, halfW);
+    nextK[y] = out.K;
+    nextV[y] = out.V;
+    flags |= out.flags;
+    // the new cells into their columns
+    var f = out.K & ~r.K;
+    while (f != 0u) {
+      let c = firstTrailingBit(f);
+      f &= f - 1u;
+      colK[c] |= me;
+      colV[c] |= ((out.V >> c) & 1u) << u32(y);
+    }
+  }
+  doneRows = completeRows;
+  return flags;
+}
+
+fn small_run(g: Grid) -> u32 {
+  let H = i32(g.height);
+  let W = i32(g.width);
+  for (var c = 0; c < W; c++) {
+    colK[c] = 0u;
+    colV[c] = 0u;
+  }
+  for (var y = 0; y < H; y++) {
+    let k = src[g.stateOffset + u32(y) * 2u];
+    let v = src[g.stateOffset + u32(y) * 2u + 1u];
+    rowK[y] = k;
+    rowV[y] = v;
+    var f = k;
+    while (f != 0u) {
+      let c = firstTrailingBit(f);
+      f &= f - 1u;
+      colK[c] |= 1u << u32(y);
+      colV[c] |= ((v >> c) & 1u) << u32(y);
+    }
+  }
+  doneRows = 0u;
+  doneCols = 0u;
+  let header = g.stateOffset + g.stateWords - 1u;
+  let before = src[header];
+  var gens = before & ~CAPPED;
+  var capped = (before & CAPPED) != 0u;
+  var all = 0u;
+  var pending = 0u;
+  loop {
+    if (capped || (g.param2 != 0u && gens >= g.param2)) {
+      capped = true;
+      break;
+    }
+    let f = small_generation(g);
+    pending = f & FLAG_PENDING;
+    if ((f & (FLAG_CHANGED | FLAG_CONTRADICTION)) == 0u) {
+      break;
+    }
+    gens += 1u;
+    all |= f;
+    for (var i = 0; i < H; i++) {
+      rowK[i] = nextK[i];
+      rowV[i] = nextV[i];
+    }
+    if ((f & FLAG_CONTRADICTION) != 0u) {
+      break;
+    }
+  }
+  for (var i = 0; i < H; i++) {
+    dst[g.stateOffset + u32(i) * 2u] = rowK[i];
+    dst[g.stateOffset + u32(i) * 2u + 1u] = rowV[i];
+  }
+  dst[header] = gens | select(0u, CAPPED, capped);
+  if (capped) {
+    // whether it is complete: from the grid itself
+    var unknown = 0u;
+    for (var i = 0; i < H; i++) {
+      unknown |= ~rowK[i] & ca_width_mask(g.width, 1u, 0u);
+    }
+    pending = select(0u, FLAG_PENDING, unknown != 0u);
+  }
+  // FLAG_CHANGED only when this dispatch ran a generation: the next one then finds the fixpoint at once
+  return (all & ~FLAG_PENDING) | pending;
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn binary_ca(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
+  let t = tile_index(workgroupId);
+  if (t >= batch.tileCount) {
+    return;
+  }
+  let tile = tiles[t];
+  let g = grids[tile.grid];
+  let k = tile.firstItem + localIndex;
+  if (k >= g.items) {
+    return;
+  }
+  var flags = 0u;
+  if (g.param3 == 1u) {
+    flags = small_run(g);
+  } else {
+    flags = strip_generation(g, i32(k));
+    // the last state word (the in-lane path's generation count) is carried over by the first strip
+    if (k == 0u) {
+      let header = g.stateOffset + g.stateWords - 1u;
+      dst[header] = src[header];
+    }
   }
   report_flags(t, localIndex, flags);
 }

@@ -43,17 +43,39 @@ function checkLines(p: Shape) {
   }
 }
 
+/** grids up to this size run in one work item's private memory, many generations per dispatch (ca.wgsl) */
+export const SMALL_GRID = 32;
+const CAPPED = 0x80000000;
+
+export const isSmall = (p: Shape) => p.width <= SMALL_GRID && p.height <= SMALL_GRID;
+
+/**
+ * A grid of our automaton: the packed rows, then one word for the generations the in-lane path ran (bit 31: it
+ * stopped at the cap). params: methods, Rule 3, the cap (0: none), 1 = in-lane path.
+ */
 export function caInput(p: Shape & { distinct: boolean }, cells: ArrayLike<number>, methods: number, maxGenerations?: number): GridInput {
   checkLines(p);
+  const rows = packCa(p.width, p.height, cells);
+  const state = new Uint32Array(rows.length + 1);
+  state.set(rows);
   return {
     width: p.width,
     height: p.height,
     // one work item per 32-column strip (shaders/binary/ca.wgsl)
     items: wordsPerRow(p.width),
-    state: packCa(p.width, p.height, cells),
-    params: [methods, p.distinct ? 1 : 0],
+    state,
+    params: [methods, p.distinct ? 1 : 0, maxGenerations ?? 0, isSmall(p) ? 1 : 0],
     maxGenerations,
   };
+}
+
+/** cells, status and generations of a finished grid of our automaton (the in-lane path counts its own) */
+export function caOutcome(p: Shape, o: GridOutcome, state: Uint32Array): { cells: Uint8Array; status: GridStatus; generations: number } {
+  const cells = unpackCa(p.width, p.height, state);
+  if (!isSmall(p)) return { cells, status: o.status, generations: o.generations };
+  const header = state[state.length - 1];
+  const status = header & CAPPED && o.status === 'fixpoint' ? 'capped' : o.status;
+  return { cells, status, generations: header & ~CAPPED };
 }
 
 export function thesisInput(p: BinaryPuzzle, maxGenerations?: number): GridInput {
@@ -87,7 +109,7 @@ export async function runCa(ctx: GpuContext, puzzles: BinaryPuzzle[], methods = 
   const t0 = performance.now();
   const { results } = await runAll(ctx, caRule, puzzles.map((p) => caInput(p, p.cells, methods, opts.maxGenerations)), opts);
   const ms = performance.now() - t0;
-  return results.map((r, i) => ({ cells: unpackCa(puzzles[i].width, puzzles[i].height, r.state), status: r.status, generations: r.generations, flags: r.flags, ms }));
+  return results.map((r, i) => ({ ...caOutcome(puzzles[i], r, r.state), flags: r.flags, ms }));
 }
 
 /**
@@ -291,22 +313,29 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     job.level = 4;
     const w = job.puzzle.width;
     const h = job.puzzle.height;
-    const rowUnknown = new Int32Array(h);
-    const colUnknown = new Int32Array(w);
+    // per line: how many of the scarcer value are still to place
+    const ones = new Int32Array(w + h);
+    const zeros = new Int32Array(w + h);
     const unknown: number[] = [];
     for (let i = 0; i < node.cells.length; i++) {
-      if (node.cells[i] !== UNKNOWN) continue;
-      rowUnknown[Math.floor(i / w)]++;
-      colUnknown[i % w]++;
-      if (!node.probed.has(i)) unknown.push(i);
+      const y = Math.floor(i / w);
+      const line = [y, h + i - y * w];
+      const v = node.cells[i];
+      if (v === 1) for (const l of line) ones[l]++;
+      else if (v === 0) for (const l of line) zeros[l]++;
+      else if (!node.probed.has(i)) unknown.push(i);
     }
     if (unknown.length === 0) return branch(node);
-    // cells of lines with few unknowns first (a line short of one value is where a wrong guess shows soonest),
-    // then cells with many known neighbours
+    const scarce = (l: number) => {
+      const half = (l < h ? w : h) / 2;
+      return Math.min(half - ones[l], half - zeros[l]);
+    };
+    // Cells of lines short of just one 0 (or 1) first: thesis Figure 3.21's "remainder", where putting that last
+    // value in the wrong place forces a trio; then cells with many known neighbours.
     const score = (i: number) => {
       const x = i % w;
       const y = (i - x) / w;
-      let s = -64 * Math.min(rowUnknown[y], colUnknown[x]);
+      let s = -64 * Math.min(scarce(y), scarce(h + x));
       for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1], [2, 0], [-2, 0], [0, 2], [0, -2]]) {
         const nx = x + dx;
         const ny = y + dy;
@@ -450,9 +479,10 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
           job.grids.delete(o.id);
           b.release(o.id);
           if (job.result) return;
-          const cells = unpackCa(job.puzzle.width, job.puzzle.height, states[k]);
-          if (role.kind === 'stage') onStage(role, o, cells);
-          else onProbe(role, o, cells);
+          const r = caOutcome(job.puzzle, o, states[k]);
+          const outcome = { ...o, status: r.status, generations: r.generations };
+          if (role.kind === 'stage') onStage(role, outcome, r.cells);
+          else onProbe(role, outcome, r.cells);
           touched.add(job);
         });
         for (const job of touched) settle(job);
