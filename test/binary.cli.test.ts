@@ -1,0 +1,59 @@
+// `cellsolve solve binary` and `cellsolve gen binary` end to end (CLI.md): output forms, JSON fields, exit codes.
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { formatGameId } from '../src/puzzles/binary/codec.ts';
+import { skipGpu } from './gpu.ts';
+
+const cli = (args: string[], input?: string) => spawnSync('node', ['bin/cellsolve.js', ...args], { encoding: 'utf8', input, timeout: 120_000 });
+
+describe('cellsolve binary', () => {
+  it('a bad grid names file, line and column; exit 2', () => {
+    const r = cli(['solve', 'binary', '-'], '0101\n01x1\n1010\n1010\n');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('-:2:3:');
+    expect(cli(['solve', 'binary', '--rules', 'bogus', '-'], '01\n10\n').status).toBe(2);
+    expect(cli(['gen', 'binary', '--level', '3', '--rules', 'unruly']).status).toBe(2);
+  });
+
+  it.skipIf(skipGpu)('solves in the input form: grid, game id, tsv (header kept, solution column filled)', () => {
+    const grid = cli(['solve', 'binary', 'samples/binary/blog-6x6.txt']);
+    expect(grid.status, grid.stderr).toBe(0);
+    expect(grid.stdout).toBe('001101\n001011\n110010\n010101\n101010\n110100\n\n');
+    const id = cli(['solve', 'binary', '-'], '8x8u:aBeABaigFhdbCiBc\n');
+    // the solved grid as a game id with every cell given (the first row of unruly_8x8udn.tsv)
+    const solution = '0011011010101001010100111010011001011001100110100110010111001100';
+    expect(id.stdout).toBe(formatGameId(8, 8, Array.from(solution, Number), true) + '\n');
+    const tsv = cli(['solve', 'binary', 'samples/binary/unruly_8x8udn.tsv']);
+    expect(tsv.status, tsv.stderr).toBe(0);
+    const lines = tsv.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^game_id\tw\th\tunique/);
+    expect(lines.length).toBe(101);
+    for (const l of lines.slice(1)) {
+      const f = l.split('\t');
+      expect(f[5]).toMatch(/^[01]{64}$/);
+    }
+  });
+
+  it.skipIf(skipGpu)('--json: level, probes, branches; every method; gen output solves at its level', () => {
+    const gen = cli(['gen', 'binary', '--size', '10x10', '--level', '3', '--seed', '4', '--count', '2']);
+    expect(gen.status, gen.stderr).toBe(0);
+    const full = cli(['solve', 'binary', '--json', '-'], gen.stdout);
+    expect(full.status, full.stderr).toBe(0);
+    const rows = full.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(rows.map((r) => [r.index, r.status, r.method, r.level, r.probes, r.branches])).toEqual([
+      [0, 'solved', 'full', 3, 0, 0],
+      [1, 'solved', 'full', 3, 0, 0],
+    ]);
+    expect(rows[0].solution).toMatch(/^[01]{100}$/);
+    for (const method of ['ca', 'thesis']) {
+      const r = cli(['solve', 'binary', '--json', '--method', method, '-'], gen.stdout);
+      const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+      // level 3 needs Method 4: our automaton has it, the thesis automaton does not
+      expect(out.map((x) => x.status)).toEqual(method === 'ca' ? ['solved', 'solved'] : ['unsolved', 'unsolved']);
+      expect(r.status).toBe(method === 'ca' ? 0 : 1);
+    }
+    const multi = cli(['solve', 'binary', '--json', '-'], '....\n....\n....\n....\n');
+    expect(JSON.parse(multi.stdout).status).toBe('multiple');
+    expect(multi.status).toBe(1);
+  });
+});
