@@ -1,26 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { cellsToString, formatGameId, parseBinary, parseGameId, sizeProblem, UNKNOWN, validLineCount } from '../src/puzzles/binary/codec.ts';
+import { rng } from '../src/puzzles/binary/generate.ts';
+import { SGT_DIR, sgtFiles } from './binary.helpers.ts';
 
-const SGT = '../shared/data/binary/sgt/';
-const sgtFiles = (() => {
-  try {
-    return readdirSync(SGT).filter((f) => f.endsWith('.tsv'));
-  } catch {
-    return [];
-  }
-})();
-
-/** a small deterministic generator for the fuzz test */
-function rng(seed: number) {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 2 ** 32;
-  };
-}
 
 describe('binary codec', () => {
   it('reads plain grids: blank-line separated, comments, spaces between symbols, CRLF', () => {
@@ -75,10 +58,10 @@ describe('binary codec', () => {
     expect(validLineCount(14)).toBe(518);
   });
 
-  it.skipIf(sgtFiles.length === 0)('reads every STPPC tsv row, and writes each game id back unchanged', () => {
+  it('reads every STPPC tsv row, and writes each game id back unchanged', () => {
     let n = 0;
     for (const f of sgtFiles) {
-      const recs = parseBinary(readFileSync(SGT + f), SGT + f);
+      const recs = parseBinary(readFileSync(SGT_DIR + f), SGT_DIR + f);
       for (const r of recs) {
         expect(r.error, `${f}:${r.line}`).toBeUndefined();
         const p = r.puzzle!;

@@ -1,26 +1,17 @@
 // Binary puzzles on the GPU against their CPU twins: our automaton generation by generation and to its fixpoint,
 // the thesis automaton word for word, and the full solver (levels, probing, branching, uniqueness).
-import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FLAG_CHANGED, FLAG_CONTRADICTION, FLAG_PENDING } from '../src/engine/constants.ts';
 import { runAll } from '../src/engine/run.ts';
-import { cellsToString, parseBinary, sizeProblem, UNKNOWN, type BinaryPuzzle } from '../src/puzzles/binary/codec.ts';
+import { cellsToString, sizeProblem, UNKNOWN, type BinaryPuzzle } from '../src/puzzles/binary/codec.ts';
 import { generatePuzzle, randomSolution, rng } from '../src/puzzles/binary/generate.ts';
 import { packCa } from '../src/puzzles/binary/pack.ts';
 import { caRun, caStep, METHODS_ALL, M_COUNT, M_PAIRS, M_TRIOS, M_UNIQUE, thesisInit, thesisRun, thesisStep } from '../src/puzzles/binary/reference.ts';
 import { BinarySearch, countSolutions, gradeCpu } from '../src/puzzles/binary/search.ts';
 import { caInput, caRule, isSmall, runCa, runThesis, solveFull, thesisInput, thesisRule } from '../src/puzzles/binary/solver.ts';
+import { sgt, sgtFiles } from './binary.helpers.ts';
 import { skipGpu, withDevice } from './gpu.ts';
 
-const SGT = '../shared/data/binary/sgt/';
-const sgt = (name: string) => parseBinary(readFileSync(SGT + name), name).map((r) => ({ puzzle: r.puzzle!, expected: r.expected! }));
-const haveSgt = (() => {
-  try {
-    return readdirSync(SGT).some((f) => f.endsWith('.tsv'));
-  } catch {
-    return false;
-  }
-})();
 
 // even sizes only (odd lines cannot be puzzles); 1-3 words per row; rows past 32; tall and flat; both paths of
 // ca.wgsl (in-lane up to 32x32, strips beyond)
@@ -126,9 +117,9 @@ describe.skipIf(skipGpu)('binary automata on the GPU match their CPU twins', () 
     });
   });
 
-  it.skipIf(!haveSgt)('the thesis automaton on STPPC puzzles: status, cells, generation of the last change as thesisRun', async () => {
+  it('the thesis automaton on STPPC puzzles: status, cells, generation of the last change as thesisRun', async () => {
     await withDevice(async (ctx) => {
-      const puzzles = [...sgt('unruly_8x8dt.tsv').slice(0, 15), ...sgt('unruly_10x10ude.tsv').slice(0, 15)].map((r) => r.puzzle);
+      const puzzles = sgtFiles.flatMap((f) => sgt(f).slice(0, 8)).map((r) => r.puzzle);
       const got = await runThesis(ctx, puzzles);
       puzzles.forEach((p, i) => {
         const want = thesisRun(p);
@@ -155,10 +146,9 @@ function needsSearch(random: () => number): { puzzle: BinaryPuzzle; solution: Ui
 }
 
 describe.skipIf(skipGpu)('binary full solver on the GPU', () => {
-  it.skipIf(!haveSgt)('STPPC puzzles of every file: the given solution, and the level of the CPU grading', async () => {
+  it('STPPC puzzles of every file: the given solution, and the level of the CPU grading', async () => {
     await withDevice(async (ctx) => {
-      const files = readdirSync(SGT).filter((f) => f.endsWith('.tsv'));
-      const recs = files.flatMap((f) => sgt(f).slice(0, 8));
+      const recs = sgtFiles.flatMap((f) => sgt(f).slice(0, 8));
       const { results } = await solveFull(ctx, recs.map((r) => r.puzzle));
       recs.forEach((r, i) => {
         expect(results[i].status, `#${i}`).toBe('solved');

@@ -1,20 +1,12 @@
 // The CPU side of binary puzzles: the verifier, the rule set (Methods 1-4), the complete solver and the grading.
-import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { cellsToString, parseBinary, UNKNOWN, type BinaryPuzzle } from '../src/puzzles/binary/codec.ts';
+import { cellsToString, UNKNOWN, type BinaryPuzzle } from '../src/puzzles/binary/codec.ts';
+import { sgt, sgtFiles } from './binary.helpers.ts';
 import { generatePuzzle, rng } from '../src/puzzles/binary/generate.ts';
 import { caRun, caStep, checkSolution, gradeByClosure, methodFlag, METHODS_ALL, M_COUNT, M_PAIRS, M_TRIOS, M_UNIQUE, thesisRun } from '../src/puzzles/binary/reference.ts';
 import { countSolutions, gradeCpu } from '../src/puzzles/binary/search.ts';
 import { FLAG_CHANGED, FLAG_CONTRADICTION } from '../src/engine/constants.ts';
 
-const SGT = '../shared/data/binary/sgt/';
-const sgtFiles = (() => {
-  try {
-    return readdirSync(SGT).filter((f) => f.endsWith('.tsv'));
-  } catch {
-    return [];
-  }
-})();
 
 export function grid(rows: string[], distinct = true): BinaryPuzzle {
   const text = rows.join('');
@@ -91,11 +83,11 @@ describe('binary rules on the CPU', () => {
     expect(checkSolution(p, '01101001011010')).toMatch(/cells/);
   });
 
-  it.skipIf(sgtFiles.length === 0)('every STPPC puzzle: one solution, the given one; closure grading = propagation grading', () => {
+  it('every STPPC puzzle: one solution, the given one; closure grading = propagation grading', () => {
     for (const f of sgtFiles) {
-      for (const r of parseBinary(readFileSync(SGT + f), f)) {
-        const p = r.puzzle!;
-        expect(checkSolution(p, r.expected!), `${f}:${r.line}`).toBeNull();
+      for (const r of sgt(f)) {
+        const p = r.puzzle;
+        expect(checkSolution(p, r.expected), `${f}:${r.line}`).toBeNull();
         const s = countSolutions(p);
         expect(s.count, `${f}:${r.line}`).toBe(1);
         expect(cellsToString(s.solutions[0])).toBe(r.expected);
