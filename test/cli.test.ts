@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { parseArgs } from '../src/cli/args.ts';
 import { skipGpu } from './gpu.ts';
 
 const cli = (args: string[], input?: string) =>
@@ -12,6 +13,11 @@ describe('cellsolve command line', () => {
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^cellsolve: /m);
     }
+  });
+
+  it('flags take no value, so a file after one stays a file; --name=value still sets one', () => {
+    expect(parseArgs(['--diagonal', 'x.txt', '--json'])).toEqual({ positional: ['x.txt'], options: { diagonal: true, json: true } });
+    expect(parseArgs(['--diagonal=false', '--method', 'ca', 'y'])).toEqual({ positional: ['y'], options: { diagonal: 'false', method: 'ca' } });
   });
 
   it('a bad pattern names line and column, exit 2', () => {

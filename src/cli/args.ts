@@ -3,7 +3,7 @@
 
 export class UsageError extends Error {}
 
-const FLAGS = new Set(['json', 'quick', 'help', 'torus', 'unique', 'verbose', 'cpu']);
+const FLAGS = new Set(['json', 'quick', 'help', 'torus', 'unique', 'verbose', 'cpu', 'diagonal']);
 
 export interface Args {
   positional: string[];
