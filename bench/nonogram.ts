@@ -1,0 +1,265 @@
+// Nonogram benchmark (issue 6), every case beside the CPU solver of src/puzzles/nonogram/reference.ts (the exact
+// line DP, probing and search, counting to 2 solutions like `full`) measured in the same run:
+// - taai2011: the TAAI 2011 tournament set, 1,000 puzzles of 25x25, as one batch (`--method full`). Published
+//   anchors: nonosolve 82-140 s per 1,000-puzzle set (2x Xeon), LalaFrogKK (champion 2011-2015) 463-4,245 s.
+//   --count N takes the first N; --quick the first 100. The CPU solver runs beside it on the first --cpu-count
+//   puzzles (default 100; the later ones take it minutes each), the GPU again on the same ones.
+// - stppc-20x20: STPPC Pattern 20x20 (100 puzzles, all line-solvable): puzzles/s.
+// - automaton: generations of the line automaton alone on STPPC 5x5..25x25, beside the thesis CA (4,489 for a
+//   10x10) and the RL paper's line steps (optimal order, 5x5: 7.6).
+// - collections (--with collections): every shared collection, per collection the share solved by line logic,
+//   probing and search, uniqueness, agreement with the given solutions.
+// Without ../shared the cases run on generated puzzles.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import type { GpuContext } from '../src/gpu/context.ts';
+import { parseNonograms, pictureToPuzzle, type Nonogram } from '../src/puzzles/nonogram/codec.ts';
+import { lineSolve, solveCpu, verify } from '../src/puzzles/nonogram/reference.ts';
+import { compileNonogramRules, emptyStats, solveNonograms, type NonogramResult } from '../src/puzzles/nonogram/solver.ts';
+import { BenchReport, type BenchArgs } from './_report.ts';
+
+const DATA = new URL('../../shared/data/nonogram/', import.meta.url).pathname;
+
+interface Loaded {
+  puzzles: Nonogram[];
+  expected: (string | undefined)[];
+  source: string;
+}
+
+function load(files: string[], name: string, fallback: () => Nonogram[], options: Record<string, string> = {}): Loaded {
+  if (!files.every((f) => existsSync(f))) {
+    const puzzles = fallback();
+    return { puzzles, expected: puzzles.map(() => undefined), source: `generated (../shared absent): ${name}` };
+  }
+  const recs = files.flatMap((f) => parseNonograms(readFileSync(f), f, options)).filter((r) => r.puzzle);
+  return { puzzles: recs.map((r) => r.puzzle!), expected: recs.map((r) => r.expected), source: name };
+}
+
+function random(w: number, h: number, count: number, density: number): Nonogram[] {
+  let s = 12345;
+  const rnd = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  return Array.from({ length: count }, () => pictureToPuzzle(Array.from({ length: w * h }, () => (rnd() < density ? 1 : 0)), w, h));
+}
+
+function walk(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(`${dir}/${e.name}`) : [`${dir}/${e.name}`]));
+}
+
+/** Per-level tallies, uniqueness and agreement with given solutions. */
+function tally(puzzles: Nonogram[], results: NonogramResult[], expected: (string | undefined)[]) {
+  const t = { line: 0, probe: 0, search: 0, unique: 0, multiple: 0, none: 0, unsolved: 0, verified: 0, given: 0, givenFound: 0, givenIsUnique: 0 };
+  results.forEach((r, i) => {
+    if (r.status === 'solved' || r.status === 'multiple') t[r.level]++;
+    if (r.status === 'solved') t.unique++;
+    else if (r.status === 'multiple') t.multiple++;
+    else if (r.status === 'contradiction') t.none++;
+    else t.unsolved++;
+    if ([r.solution, r.solution2].every((s) => s === undefined || verify(puzzles[i], s)) && r.solution) t.verified++;
+    if (expected[i]) {
+      t.given++;
+      if (r.solution === expected[i] || r.solution2 === expected[i]) t.givenFound++;
+      if (r.status === 'solved' && r.solution === expected[i]) t.givenIsUnique++;
+    }
+  });
+  return t;
+}
+
+const pct = (n: number, of: number) => `${((100 * n) / Math.max(1, of)).toFixed(1)}%`;
+
+export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
+  const o = args.options;
+  const report = new BenchReport('nonogram', ctx, args);
+  const warm = random(25, 25, 2, 0.5);
+  const t0 = performance.now();
+  await compileNonogramRules(ctx, [...warm, random(40, 20, 1, 0.5)[0]]);
+  await solveNonograms(ctx, warm);
+  const compileSeconds = (performance.now() - t0) / 1000;
+  const extra = String(o.with ?? '').split(',');
+
+  // --- TAAI 2011: 1,000 x 25x25 in one batch
+  let taai: { puzzles: Nonogram[]; results: NonogramResult[]; expected: (string | undefined)[]; seconds: number } | undefined;
+  {
+    const n = o.count !== undefined ? Number(o.count) : args.quick ? 100 : 1000;
+    const q = `${DATA}tournament/question/taai2011.txt`;
+    const sol = `${DATA}tournament/solution/taai2011.txt`;
+    const all = load([q, sol], 'TAAI 2011 (tournament/question/taai2011.txt)', () => random(25, 25, 20, 0.5), { solutions: sol });
+    const puzzles = all.puzzles.slice(0, n);
+    const expected = all.expected.slice(0, n);
+
+    // the same first puzzles on the GPU and on the CPU solver
+    const m = Math.min(puzzles.length, Number(o['cpu-count'] ?? 100));
+    const head = puzzles.slice(0, m);
+    const g0 = performance.now();
+    const headGpu = await solveNonograms(ctx, head);
+    const gpuHead = (performance.now() - g0) / 1000;
+    const c0 = performance.now();
+    const headCpu = head.map((p) => solveCpu(p));
+    const cpuHead = (performance.now() - c0) / 1000;
+    report.add(
+      {
+        case: `taai2011-first${m}`,
+        source: `${all.source}, first ${m}`,
+        mode: 'multi-gen rounds',
+        puzzles: m,
+        solved: headGpu.filter((r) => r.status === 'solved' || r.status === 'multiple').length,
+        seconds: gpuHead,
+        puzzlesPerSec: m / gpuHead,
+        compileSeconds,
+        peer: { name: 'CPU solver (TypeScript: exact line DP, probing, search; 2 solutions)', perSec: m / cpuHead, seconds: cpuHead },
+        ratio: cpuHead / gpuHead,
+        statusAgreement: headCpu.filter((r, i) => r.status === headGpu[i].status).length,
+      },
+      [
+        ['puzzles', String(m)],
+        ['GPU s', gpuHead.toFixed(1)],
+        ['CPU solver s', cpuHead.toFixed(1)],
+        ['GPU/CPU', `${(cpuHead / gpuHead).toFixed(2)}x`],
+      ],
+    );
+
+    const stats = emptyStats();
+    const cpu0 = process.cpuUsage();
+    const t = performance.now();
+    const results = await solveNonograms(ctx, puzzles, { stats });
+    const seconds = (performance.now() - t) / 1000;
+    const cpuUse = process.cpuUsage(cpu0);
+    const tl = tally(puzzles, results, expected);
+    if (puzzles.length === all.puzzles.length) taai = { puzzles, results, expected, seconds };
+    report.add(
+      {
+        case: 'taai2011',
+        source: `${all.source}${puzzles.length < all.puzzles.length ? `, first ${puzzles.length}` : ''}`,
+        mode: 'multi-gen rounds',
+        cells: puzzles.reduce((s, p) => s + p.width * p.height, 0),
+        grids: stats.grids,
+        copies: stats.copies,
+        puzzles: puzzles.length,
+        solved: tl.unique + tl.multiple,
+        unique: tl.unique,
+        multiple: tl.multiple,
+        byLevel: { line: tl.line, probe: tl.probe, search: tl.search },
+        givenFound: tl.givenFound,
+        probes: results.reduce((s, r) => s + r.probes, 0),
+        branches: results.reduce((s, r) => s + r.branches, 0),
+        seconds,
+        processCpuSeconds: (cpuUse.user + cpuUse.system) / 1e6,
+        puzzlesPerSec: puzzles.length / seconds,
+        dispatches: stats.dispatches,
+        readbacks: stats.readbacks,
+        gpuSeconds: stats.gpuMs / 1000,
+        readSeconds: stats.readMs / 1000,
+        hostSeconds: stats.hostMs / 1000,
+        compileSeconds,
+        loadAverage: loadavg()[0],
+        anchors: { nonosolve: '82-140 s per 1,000 (2x Xeon)', LalaFrogKK: '463-4,245 s' },
+      },
+      [
+        ['puzzles', String(puzzles.length)],
+        ['seconds', seconds.toFixed(1)],
+        ['unique', String(tl.unique)],
+        ['multiple', String(tl.multiple)],
+        ['line/probe/search', `${tl.line}/${tl.probe}/${tl.search}`],
+        ['given found', `${tl.givenFound}/${tl.given}`],
+        ['rounds', String(stats.dispatches)],
+        ['load', loadavg()[0].toFixed(1)],
+      ],
+    );
+  }
+
+  // --- STPPC 20x20 puzzles/s
+  {
+    const f = `${DATA}sgt/pattern_20x20.tsv`;
+    const { puzzles, source } = load([f], 'sgt/pattern_20x20.tsv', () => random(20, 20, 100, 0.6));
+    const stats = emptyStats();
+    const t = performance.now();
+    const results = await solveNonograms(ctx, puzzles, { stats });
+    const seconds = (performance.now() - t) / 1000;
+    const cpuT = performance.now();
+    for (const p of puzzles) solveCpu(p);
+    const cpuSeconds = (performance.now() - cpuT) / 1000;
+    const tl = tally(puzzles, results, puzzles.map(() => undefined));
+    report.add(
+      {
+        case: 'stppc-20x20',
+        source,
+        mode: 'multi-gen rounds',
+        cells: puzzles.reduce((s, p) => s + p.width * p.height, 0),
+        puzzles: puzzles.length,
+        solved: tl.unique + tl.multiple,
+        generations: results.reduce((s, r) => s + r.generations, 0),
+        seconds,
+        puzzlesPerSec: puzzles.length / seconds,
+        dispatches: stats.dispatches,
+        readbacks: stats.readbacks,
+        compileSeconds,
+        peer: { name: 'CPU solver (TypeScript: exact line DP, probing, search; 2 solutions)', perSec: puzzles.length / cpuSeconds },
+        ratio: cpuSeconds / seconds,
+      },
+      [
+        ['puzzles', String(puzzles.length)],
+        ['solved', String(tl.unique)],
+        ['puzzles/s', (puzzles.length / seconds).toFixed(1)],
+        ['CPU puzzles/s', (puzzles.length / cpuSeconds).toFixed(1)],
+        ['GPU/CPU', `${(cpuSeconds / seconds).toFixed(2)}x`],
+      ],
+    );
+  }
+
+  // --- the line automaton's generations
+  {
+    const sizes = [5, 10, 15, 20, 25];
+    const rows: [string, string][] = [];
+    const c: Record<string, unknown> = { case: 'automaton', mode: 'line logic alone' };
+    for (const n of sizes) {
+      const f = `${DATA}sgt/pattern_${n}x${n}.tsv`;
+      const { puzzles } = load([f], f, () => random(n, n, 20, 0.6));
+      const res = await solveNonograms(ctx, puzzles, { method: 'line' });
+      const solved = res.filter((r) => r.status === 'solved');
+      const gens = solved.map((r) => r.generations);
+      const settles = puzzles.map((p) => lineSolve(p).settles);
+      c[`${n}x${n}`] = {
+        puzzles: puzzles.length,
+        solved: solved.length,
+        meanGenerations: gens.reduce((a, b) => a + b, 0) / Math.max(1, gens.length),
+        maxGenerations: Math.max(0, ...gens),
+        meanSettles: settles.reduce((a, b) => a + b, 0) / puzzles.length,
+      };
+      rows.push([`${n}x${n}`, `${solved.length}/${puzzles.length} solved, generations mean ${(c[`${n}x${n}`] as { meanGenerations: number }).meanGenerations.toFixed(1)} max ${Math.max(0, ...gens)}`]);
+    }
+    c.thesis = '4,489 generations for one 10x10 (thesis 4.2)';
+    c.rlPaper = 'optimal line order: 7.6 line steps on its 5x5s (003, Figure 6); a generation here settles every line at once';
+    report.add(c as { case: string }, rows);
+  }
+
+  // --- every collection
+  if (extra.includes('collections') && existsSync(DATA)) {
+    const sets: [string, string[], Record<string, string>][] = [
+      ['mikix', walk(`${DATA}mikix-nonogram-db/db`).filter((f) => f.endsWith('.non')).sort(), {}],
+      ['jwilk', walk(`${DATA}jwilk-nonogram/data`).filter((f) => f.endsWith('.nin')).sort(), {}],
+      ['stppc', walk(`${DATA}sgt`).filter((f) => f.endsWith('.tsv')).sort(), {}],
+      ['taai2011', [`${DATA}tournament/question/taai2011.txt`], { solutions: `${DATA}tournament/solution/taai2011.txt` }],
+    ];
+    for (const [name, files, opt] of sets) {
+      const { puzzles, expected } = name === 'taai2011' && taai ? taai : load(files, name, () => [], opt);
+      const t = performance.now();
+      const results = name === 'taai2011' && taai ? taai.results : await solveNonograms(ctx, puzzles);
+      const seconds = name === 'taai2011' && taai ? taai.seconds : (performance.now() - t) / 1000;
+      const tl = tally(puzzles, results, expected);
+      const all = puzzles.length;
+      report.add(
+        { case: `collection-${name}`, puzzles: all, seconds, ...tl },
+        [
+          ['puzzles', String(all)],
+          ['line', pct(tl.line, all)],
+          ['probing', pct(tl.probe, all)],
+          ['search', pct(tl.search, all)],
+          ['unique', String(tl.unique)],
+          ['multiple', String(tl.multiple)],
+          ['given found', `${tl.givenFound}/${tl.given}`],
+          ['s', seconds.toFixed(1)],
+        ],
+      );
+    }
+  }
+  report.save();
+}
