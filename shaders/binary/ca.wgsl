@@ -16,6 +16,10 @@
 // arrays and runs generations there until a fixpoint, a contradiction or its cap, then writes the grid back once:
 // the same generations (row_step is shared), without a dispatch and a trip through memory per generation. The
 // generations it ran are added to the grid's last state word (bit 31: stopped by the cap, grid.param2).
+// A pack (grid.param3 = 2) is many such grids of one size in one engine grid, one per work item (lane k's grid at
+// words k * (2 * height + 1)): SwiftShader runs a workgroup's lanes 4 at a time on a CPU, and one small grid per
+// workgroup left most of them idle. A pack's lanes end in one dispatch and keep their outcome in their own last
+// word (bits below: PACK_*); the engine is told nothing (no flag), so the pack is over after one dispatch.
 // grid.param0: enabled methods (bits below); grid.param1: 1 = Rule 3 (rows distinct, columns distinct).
 
 const M_PAIRS: u32 = 1u;
@@ -27,6 +31,12 @@ const RULE_FLAG_BASE: u32 = 256u;
 // the in-lane path's capacity (rows of one word): the host sets grid.param3 only for grids that fit
 const SMALL: i32 = 32;
 const CAPPED: u32 = 0x80000000u;
+// a pack lane's last word: its grid ended in a contradiction / with unknown cells left / is over (later dispatches
+// copy it); the generations sit below these bits
+const PACK_CONTRADICTION: u32 = 0x40000000u;
+const PACK_PENDING: u32 = 0x20000000u;
+const PACK_FINISHED: u32 = 0x10000000u;
+const PACK_GENERATIONS: u32 = 0x0fffffffu;
 
 // Loads that give 0 outside the grid, without branches: SwiftShader compiles branches inside loops very slowly
 // (the bounds checks as `if`s made this shader take a minute to compile, as selects half a second).
@@ -369,8 +379,9 @@ fn strip_generation(g: Grid, k: i32) -> u32 {
 
 var<private> rowK: array<u32, 32>;
 var<private> rowV: array<u32, 32>;
-var<private> nextK: array<u32, 32>;
-var<private> nextV: array<u32, 32>;
+// per column with two unknowns: the first complete column it agrees with (read only where `matched` says so:
+// a private array at module scope is cleared once per invocation, a function's once per call)
+var<private> firstMatchCol: array<u32, 32>;
 var<private> colK: array<u32, 32>;
 var<private> colV: array<u32, 32>;
 // complete lines at the previous generation (bit per row / column)
@@ -388,7 +399,8 @@ fn pv(y: i32, H: i32) -> u32 {
   return select(0u, rowV[select(0, y, inside)], inside);
 }
 
-// one generation of the private grid into nextK/nextV (and the columns); returns its flags
+// One generation of the private grid, in place (returns its flags): each row reads its neighbours from a window of
+// the old rows kept in registers, and the other rows it compares with are complete ones, which do not change.
 fn small_generation(g: Grid) -> u32 {
   let methods = g.param0;
   let distinct = g.param1 == 1u;
@@ -418,7 +430,6 @@ fn small_generation(g: Grid) -> u32 {
 
   // Method 4 for columns: the first complete column each two-unknown column agrees with; Rule 3 for the columns
   // completed since the last generation
-  var firstMatch: array<u32, 32>;
   var matched = 0u;
   if (distinct) {
     var cs = candidates;
@@ -430,7 +441,7 @@ fn small_generation(g: Grid) -> u32 {
         let c2 = firstTrailingBit(others);
         others &= others - 1u;
         if ((colK[c] & (colV[c] ^ colV[c2])) == 0u) {
-          firstMatch[c] = c2;
+          firstMatchCol[c] = c2;
           matched |= 1u << c;
           break;
         }
@@ -458,15 +469,11 @@ fn small_generation(g: Grid) -> u32 {
   r.wm = wm;
   r.colFull0 = colFull0;
   r.colFull1 = colFull1;
+  r.K = rowK[0];
+  r.V = rowV[0];
+  r.ks1 = pk(1, H);
+  r.vs1 = pv(1, H);
   for (var y = 0; y < H; y++) {
-    r.K = rowK[y];
-    r.V = rowV[y];
-    r.kn1 = pk(y - 1, H);
-    r.vn1 = pv(y - 1, H);
-    r.kn2 = pk(y - 2, H);
-    r.vn2 = pv(y - 2, H);
-    r.ks1 = pk(y + 1, H);
-    r.vs1 = pv(y + 1, H);
     r.ks2 = pk(y + 2, H);
     r.vs2 = pv(y + 2, H);
     let U = ~r.K & wm;
@@ -499,14 +506,14 @@ fn small_generation(g: Grid) -> u32 {
     var m = matched & U;
     while (m != 0u) {
       let c = firstTrailingBit(m);
-      let above = ((r.V >> firstMatch[c]) & 1u) == 1u;
+      let above = ((r.V >> firstMatchCol[c]) & 1u) == 1u;
       r.unique0 |= select(0u, 1u << c, above);
       r.unique1 |= select(1u << c, 0u, above);
       m &= m - 1u;
     }
     let out = row_step(r, methods, halfW);
-    nextK[y] = out.K;
-    nextV[y] = out.V;
+    rowK[y] = out.K;
+    rowV[y] = out.V;
     flags |= out.flags;
     // the new cells into their columns
     var f = out.K & ~r.K;
@@ -516,12 +523,22 @@ fn small_generation(g: Grid) -> u32 {
       colK[c] |= me;
       colV[c] |= ((out.V >> c) & 1u) << u32(y);
     }
+    // slide the window down (the old rows: the next rows' neighbours)
+    r.kn2 = r.kn1;
+    r.vn2 = r.vn1;
+    r.kn1 = r.K;
+    r.vn1 = r.V;
+    r.K = r.ks1;
+    r.V = r.vs1;
+    r.ks1 = r.ks2;
+    r.vs1 = r.vs2;
   }
   doneRows = completeRows;
   return flags;
 }
 
-fn small_run(g: Grid) -> u32 {
+// the in-lane run of the grid whose rows start at word `base` (its last word follows them); returns its flags
+fn small_run(g: Grid, base: u32) -> u32 {
   let H = i32(g.height);
   let W = i32(g.width);
   for (var c = 0; c < W; c++) {
@@ -529,8 +546,8 @@ fn small_run(g: Grid) -> u32 {
     colV[c] = 0u;
   }
   for (var y = 0; y < H; y++) {
-    let k = src[g.stateOffset + u32(y) * 2u];
-    let v = src[g.stateOffset + u32(y) * 2u + 1u];
+    let k = src[base + u32(y) * 2u];
+    let v = src[base + u32(y) * 2u + 1u];
     rowK[y] = k;
     rowV[y] = v;
     var f = k;
@@ -543,7 +560,7 @@ fn small_run(g: Grid) -> u32 {
   }
   doneRows = 0u;
   doneCols = 0u;
-  let header = g.stateOffset + g.stateWords - 1u;
+  let header = base + g.height * 2u;
   let before = src[header];
   var gens = before & ~CAPPED;
   var capped = (before & CAPPED) != 0u;
@@ -561,17 +578,13 @@ fn small_run(g: Grid) -> u32 {
     }
     gens += 1u;
     all |= f;
-    for (var i = 0; i < H; i++) {
-      rowK[i] = nextK[i];
-      rowV[i] = nextV[i];
-    }
     if ((f & FLAG_CONTRADICTION) != 0u) {
       break;
     }
   }
   for (var i = 0; i < H; i++) {
-    dst[g.stateOffset + u32(i) * 2u] = rowK[i];
-    dst[g.stateOffset + u32(i) * 2u + 1u] = rowV[i];
+    dst[base + u32(i) * 2u] = rowK[i];
+    dst[base + u32(i) * 2u + 1u] = rowV[i];
   }
   dst[header] = gens | select(0u, CAPPED, capped);
   if (capped) {
@@ -584,6 +597,22 @@ fn small_run(g: Grid) -> u32 {
   }
   // FLAG_CHANGED only when this dispatch ran a generation: the next one then finds the fixpoint at once
   return (all & ~FLAG_PENDING) | pending;
+}
+
+// one lane of a pack: its grid's in-lane run, its outcome in its last word; a lane over already copies its words
+fn pack_lane(g: Grid, k: u32) {
+  let words = g.height * 2u + 1u;
+  let base = g.stateOffset + k * words;
+  let header = base + words - 1u;
+  if ((src[header] & PACK_FINISHED) != 0u) {
+    for (var i = 0u; i < words; i++) {
+      dst[base + i] = src[base + i];
+    }
+    return;
+  }
+  let f = small_run(g, base);
+  dst[header] = dst[header] | PACK_FINISHED | select(0u, PACK_CONTRADICTION, (f & FLAG_CONTRADICTION) != 0u) |
+    select(0u, PACK_PENDING, (f & FLAG_PENDING) != 0u);
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -599,8 +628,10 @@ fn binary_ca(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocatio
     return;
   }
   var flags = 0u;
-  if (g.param3 == 1u) {
-    flags = small_run(g);
+  if (g.param3 == 2u) {
+    pack_lane(g, k);
+  } else if (g.param3 == 1u) {
+    flags = small_run(g, g.stateOffset);
   } else {
     flags = strip_generation(g, i32(k));
     // the last state word (the in-lane path's generation count) is carried over by the first strip

@@ -78,6 +78,39 @@ export function caOutcome(p: Shape, o: GridOutcome, state: Uint32Array): { cells
   return { cells, status, generations: header & ~CAPPED };
 }
 
+/** grids of one shape in a pack (ca.wgsl, grid.param3 = 2): one work item each */
+export const PACK_LANES = 1024;
+const PACK_CONTRADICTION = 0x40000000;
+const PACK_PENDING = 0x20000000;
+const PACK_GENERATIONS = 0x0fffffff;
+
+/** the pack key of a small grid: grids in one pack share size, Rule 3, methods and cap */
+const packKey = (p: Shape & { distinct: boolean }, methods: number, maxGenerations?: number) => `${p.width}x${p.height}/${p.distinct ? 1 : 0}/${methods}/${maxGenerations ?? 0}`;
+
+/**
+ * Small grids of one shape as one engine grid (isSmall only): lane k's rows at words k * (2 * height + 1), then its
+ * last word (generations and outcome). The pack is over after one dispatch: each lane runs to its own end there.
+ */
+export function packInput(p: Shape & { distinct: boolean }, grids: ArrayLike<number>[], methods: number, maxGenerations?: number): GridInput {
+  checkLines(p);
+  const words = 2 * p.height + 1;
+  const state = new Uint32Array(words * grids.length);
+  grids.forEach((cells, k) => state.set(packCa(p.width, p.height, cells), k * words));
+  return { width: p.width, height: p.height, items: grids.length, state, params: [methods, p.distinct ? 1 : 0, maxGenerations ?? 0, 2] };
+}
+
+/** each lane's cells, status and generations from a pack's state */
+export function packOutcomes(p: Shape, state: Uint32Array, count: number): { cells: Uint8Array; status: GridStatus; generations: number }[] {
+  const words = 2 * p.height + 1;
+  return Array.from({ length: count }, (_, k) => {
+    const header = state[k * words + words - 1];
+    const cells = unpackCa(p.width, p.height, state.subarray(k * words, k * words + words - 1));
+    const status: GridStatus =
+      header & PACK_CONTRADICTION ? 'contradiction' : header & CAPPED ? 'capped' : header & PACK_PENDING ? 'fixpoint' : 'done';
+    return { cells, status, generations: header & PACK_GENERATIONS };
+  });
+}
+
 export function thesisInput(p: BinaryPuzzle, maxGenerations?: number): GridInput {
   checkLines(p);
   return {
@@ -107,9 +140,40 @@ export interface RunOpts {
 /** Our automaton alone (`--method ca`, and the tests' GPU side), every grid to its fixpoint or contradiction. */
 export async function runCa(ctx: GpuContext, puzzles: BinaryPuzzle[], methods = METHODS_ALL, opts: RunOpts = {}): Promise<AutomatonRun[]> {
   const t0 = performance.now();
-  const { results } = await runAll(ctx, caRule, puzzles.map((p) => caInput(p, p.cells, methods, opts.maxGenerations)), opts);
+  // small grids in packs of one shape, larger ones one engine grid each
+  const inputs: GridInput[] = [];
+  const members: number[][] = [];
+  const packs = new Map<string, number[]>();
+  puzzles.forEach((p, i) => {
+    if (!isSmall(p)) {
+      inputs.push(caInput(p, p.cells, methods, opts.maxGenerations));
+      members.push([i]);
+      return;
+    }
+    const key = packKey(p, methods, opts.maxGenerations);
+    let pack = packs.get(key);
+    if (!pack || pack.length >= PACK_LANES) packs.set(key, (pack = []));
+    if (pack.length === 0) {
+      inputs.push(null!);
+      members.push(pack);
+    }
+    pack.push(i);
+  });
+  members.forEach((m, g) => {
+    const p = puzzles[m[0]];
+    if (!inputs[g]) inputs[g] = packInput(p, m.map((i) => puzzles[i].cells), methods, opts.maxGenerations);
+  });
+  const allSmall = puzzles.every(isSmall);
+  const { results } = await runAll(ctx, caRule, inputs, { ...opts, readbackEvery: allSmall ? 1 : undefined });
   const ms = performance.now() - t0;
-  return results.map((r, i) => ({ ...caOutcome(puzzles[i], r, r.state), flags: r.flags, ms }));
+  const out: AutomatonRun[] = new Array(puzzles.length);
+  results.forEach((r, g) => {
+    const m = members[g];
+    const p = puzzles[m[0]];
+    if (!isSmall(p)) out[m[0]] = { ...caOutcome(p, r, r.state), flags: r.flags, ms };
+    else packOutcomes(p, r.state, m.length).forEach((o, k) => (out[m[k]] = { ...o, flags: 0, ms }));
+  });
+  return out;
 }
 
 /**
@@ -152,7 +216,10 @@ export interface FullOptions extends RunOpts {
 }
 
 export interface FullStats {
+  /** engine grids (a pack of small grids is one) */
   grids: number;
+  /** grids of puzzles run: stages, probe copies, branches */
+  copies: number;
   generations: number;
   dispatches: number;
   readbacks: number;
@@ -233,24 +300,57 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     grids: new Set(),
     result: null,
   }));
-  const stats: FullStats = { grids: 0, generations: 0, dispatches: 0, readbacks: 0, seconds: 0 };
+  const stats: FullStats = { grids: 0, copies: 0, generations: 0, dispatches: 0, readbacks: 0, seconds: 0 };
   let finishedJobs = 0;
-  const roles = new Map<number, GridRole>();
-  /** grids waiting for room in the batch */
-  const waiting: { input: GridInput; role: GridRole }[] = [];
+  /** per engine grid: the role of each of its lanes (one for a large grid, one per small grid of a pack) */
+  const roles = new Map<number, GridRole[]>();
+  /** grids made since the last readback, placed together then (small ones in packs of one shape) */
+  const made: { job: Job; cells: Uint8Array; methods: number; role: GridRole }[] = [];
+  /** engine grids waiting for room in the batch */
+  const waiting: { input: GridInput; roles: GridRole[] }[] = [];
   const batch = await Batch.create(ctx, caRule);
   const started = performance.now();
 
   const add = (job: Job, cells: Uint8Array, methods: number, role: GridRole) => {
-    const input = caInput(job.puzzle, cells, methods, opts.maxGenerations);
-    if (waiting.length === 0 && batch.canAdd(input)) place(input, role);
-    else waiting.push({ input, role });
+    made.push({ job, cells, methods, role });
+    stats.copies++;
   };
-  const place = (input: GridInput, role: GridRole) => {
-    const id = batch.add(input);
-    roles.set(id, role);
-    jobOf(role).grids.add(id);
-    stats.grids++;
+  /** the grids made since the last readback into the batch (or the waiting line) */
+  const placeMade = () => {
+    const packs = new Map<string, typeof made>();
+    for (const m of made) {
+      if (!isSmall(m.job.puzzle)) {
+        waiting.push({ input: caInput(m.job.puzzle, m.cells, m.methods, opts.maxGenerations), roles: [m.role] });
+        continue;
+      }
+      const key = packKey(m.job.puzzle, m.methods, opts.maxGenerations);
+      let pack = packs.get(key);
+      if (!pack) packs.set(key, (pack = []));
+      pack.push(m);
+    }
+    made.length = 0;
+    for (const pack of packs.values()) {
+      for (let i = 0; i < pack.length; i += PACK_LANES) {
+        const part = pack.slice(i, i + PACK_LANES);
+        const input = packInput(part[0].job.puzzle, part.map((m) => m.cells), part[0].methods, opts.maxGenerations);
+        waiting.push({ input, roles: part.map((m) => m.role) });
+      }
+    }
+    const overTime = opts.timeoutMs !== undefined && performance.now() - started > opts.timeoutMs;
+    while (waiting.length && batch.canAdd(waiting[0].input)) {
+      const w = waiting.shift()!;
+      const live = w.roles.filter((r) => !jobOf(r).result);
+      if (live.length === 0) continue;
+      if (overTime) {
+        for (const r of live) finish(jobOf(r), { status: 'unsolved', reason: 'timeout' });
+        continue;
+      }
+      const id = batch.add(w.input);
+      roles.set(id, w.roles);
+      // a large grid leaves the batch when its puzzle finishes; a pack stays for its other lanes (one dispatch)
+      if (w.roles.length === 1 && w.input.params?.[3] !== 2) jobOf(w.roles[0]).grids.add(id);
+      stats.grids++;
+    }
   };
   const jobOf = (role: GridRole) => (role.kind === 'stage' ? role.node.job : role.round.node.job);
 
@@ -313,37 +413,44 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     job.level = 4;
     const w = job.puzzle.width;
     const h = job.puzzle.height;
-    // per line: how many of the scarcer value are still to place
+    // per line: how many of each value are placed (rows 0..h-1, then columns)
     const ones = new Int32Array(w + h);
     const zeros = new Int32Array(w + h);
-    const unknown: number[] = [];
-    for (let i = 0; i < node.cells.length; i++) {
-      const y = Math.floor(i / w);
-      const line = [y, h + i - y * w];
-      const v = node.cells[i];
-      if (v === 1) for (const l of line) ones[l]++;
-      else if (v === 0) for (const l of line) zeros[l]++;
-      else if (!node.probed.has(i)) unknown.push(i);
+    const cells = node.cells;
+    for (let i = 0, y = 0, x = 0; i < cells.length; i++) {
+      const v = cells[i];
+      if (v === 1) {
+        ones[y]++;
+        ones[h + x]++;
+      } else if (v === 0) {
+        zeros[y]++;
+        zeros[h + x]++;
+      }
+      if (++x === w) {
+        x = 0;
+        y++;
+      }
     }
-    if (unknown.length === 0) return branch(node);
     const scarce = (l: number) => {
       const half = (l < h ? w : h) / 2;
       return Math.min(half - ones[l], half - zeros[l]);
     };
+    const known = (x: number, y: number) => (x >= 0 && y >= 0 && x < w && y < h && cells[y * w + x] !== UNKNOWN ? 1 : 0);
     // Cells of lines short of just one 0 (or 1) first: thesis Figure 3.21's "remainder", where putting that last
-    // value in the wrong place forces a trio; then cells with many known neighbours.
-    const score = (i: number) => {
+    // value in the wrong place forces a trio; then cells with many known neighbours. Scores computed once per
+    // cell (a score in the comparator costs more than the rest of the round on the host).
+    const unknown: number[] = [];
+    const scores = new Map<number, number>();
+    for (let i = 0; i < cells.length; i++) {
+      if (cells[i] !== UNKNOWN || node.probed.has(i)) continue;
       const x = i % w;
       const y = (i - x) / w;
-      let s = -64 * Math.min(scarce(y), scarce(h + x));
-      for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1], [2, 0], [-2, 0], [0, 2], [0, -2]]) {
-        const nx = x + dx;
-        const ny = y + dy;
-        if (nx >= 0 && ny >= 0 && nx < w && ny < h && node.cells[ny * w + nx] !== UNKNOWN) s++;
-      }
-      return s;
-    };
-    unknown.sort((a, b) => score(b) - score(a) || a - b);
+      const near = known(x + 1, y) + known(x - 1, y) + known(x, y + 1) + known(x, y - 1) + known(x + 2, y) + known(x - 2, y) + known(x, y + 2) + known(x, y - 2);
+      scores.set(i, -64 * Math.min(scarce(y), scarce(h + x)) + near);
+      unknown.push(i);
+    }
+    if (unknown.length === 0) return branch(node);
+    unknown.sort((a, b) => scores.get(b)! - scores.get(a)! || a - b);
     const round: ProbeRound = { node, pending: 0, results: new Map() };
     for (const cell of unknown.slice(0, node.roundSize)) {
       node.probed.add(cell);
@@ -405,7 +512,11 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
       }
       if (dead) break;
       if (c0 && c1) {
-        const known = (c: Uint8Array) => c.reduce((n, v) => n + (v !== UNKNOWN ? 1 : 0), 0);
+        const known = (c: Uint8Array) => {
+          let n = 0;
+          for (let i = 0; i < c.length; i++) if (c[i] !== UNKNOWN) n++;
+          return n;
+        };
         // a way that completes the grid makes the best branch point: one child is solved already
         const score = r0!.done || r1!.done ? Infinity : Math.min(known(c0), known(c1));
         if (!node.best || score > node.best.score) node.best = { cell, score, states: [c0, c1] };
@@ -461,42 +572,39 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     if (job.puzzle.cells.length === 0) finish(job, { status: 'solved', solution: '' });
     else runNode({ job, cells: job.puzzle.cells.slice(), root: true, probed: new Set(), best: null, roundSize: firstRound }, 1);
   }
+  placeMade();
 
   try {
     await batch.run({
       maxGenerations: opts.maxGenerations,
       timeoutMs: opts.timeoutMs,
+      // packs end in one dispatch: read back after each (large grids: the engine's adaptive chunks)
+      readbackEvery: puzzles.every(isSmall) ? 1 : undefined,
       onChunk: async (finished, b) => {
         if (finished.length === 0) return;
         const states = await b.readStates(finished.map((o) => o.id));
         const touched = new Set<Job>();
         finished.forEach((o, k) => {
-          const role = roles.get(o.id);
+          const lanes = roles.get(o.id);
           // released already: its puzzle finished earlier in this chunk
-          if (!role) return;
+          if (!lanes) return;
           roles.delete(o.id);
-          const job = jobOf(role);
-          job.grids.delete(o.id);
           b.release(o.id);
-          if (job.result) return;
-          const r = caOutcome(job.puzzle, o, states[k]);
-          const outcome = { ...o, status: r.status, generations: r.generations };
-          if (role.kind === 'stage') onStage(role, outcome, r.cells);
-          else onProbe(role, outcome, r.cells);
-          touched.add(job);
+          const first = jobOf(lanes[0]).puzzle;
+          const outcomes = isSmall(first) ? packOutcomes(first, states[k], lanes.length) : [caOutcome(first, o, states[k])];
+          lanes.forEach((role, lane) => {
+            const job = jobOf(role);
+            job.grids.delete(o.id);
+            if (job.result) return;
+            const r = outcomes[lane];
+            const outcome = { ...o, status: r.status, generations: r.generations };
+            if (role.kind === 'stage') onStage(role, outcome, r.cells);
+            else onProbe(role, outcome, r.cells);
+            touched.add(job);
+          });
         });
         for (const job of touched) settle(job);
-        const overTime = opts.timeoutMs !== undefined && performance.now() - started > opts.timeoutMs;
-        while (waiting.length && batch.canAdd(waiting[0].input)) {
-          const w = waiting.shift()!;
-          const job = jobOf(w.role);
-          if (job.result) continue;
-          if (overTime) {
-            finish(job, { status: 'unsolved', reason: 'timeout' });
-            continue;
-          }
-          place(w.input, w.role);
-        }
+        placeMade();
       },
     });
   } finally {
