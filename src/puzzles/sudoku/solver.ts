@@ -8,6 +8,7 @@ import type { Rule } from '../../engine/rule.ts';
 import type { GpuContext } from '../../gpu/context.ts';
 import type { SolveResult } from '../types.ts';
 import { stppcString } from './codec.ts';
+import { LANE_MAX_CELLS, solveLanes, type LaneStats } from './lane.ts';
 import { caInput, unpackMasks } from './pack.ts';
 import {
   COUNT_HIDDEN,
@@ -17,6 +18,8 @@ import {
   masksToValues,
   popcount,
   ruleNames,
+  RULE_HIDDEN,
+  RULE_NAKED,
   RULES_ALL,
   type SudokuPuzzle,
 } from './reference.ts';
@@ -201,9 +204,64 @@ export interface FullStats {
 
 /**
  * The complete solver. Every result is `solved` (unique), `multiple` (two solutions, both given), `contradiction`
- * (none) or `unsolved` (timeout).
+ * (none) or `unsolved` (timeout). One puzzle per GPU invocation (lane.ts, shaders/sudoku/lane.wgsl); the puzzles it
+ * hands back (larger than its private grid, or past its stack or node cap) go to the in-place rounds solver.
  */
 export async function solveFull(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: FullOptions = {}): Promise<{ results: SolveResult[]; stats: FullStats }> {
+  const rules = opts.rules ?? RULES_ALL;
+  const t0 = performance.now();
+  const results: SolveResult[] = new Array(puzzles.length);
+  // the lanes always place singles (naked and hidden): a rule set without them takes the rounds solver
+  const laneOk = (p: SudokuPuzzle) => p.n * p.n <= LANE_MAX_CELLS && (rules & (RULE_NAKED | RULE_HIDDEN)) === (RULE_NAKED | RULE_HIDDEN);
+  const mine = puzzles.flatMap((p, i) => (laneOk(p) ? [i] : []));
+  const laneStats: LaneStats = { dispatches: 0, readbacks: 0 };
+  let grids = 0;
+  let done = 0;
+  const deadline = opts.timeoutMs !== undefined ? t0 + opts.timeoutMs : undefined;
+  const outcomes = await solveLanes(
+    ctx,
+    mine.map((i) => puzzles[i]),
+    { rules, deadline, chunk: deadline !== undefined ? 1024 : undefined, onChunk: (n) => opts.progress?.((done += n), puzzles.length) },
+    laneStats,
+  );
+  const ms = performance.now() - t0;
+  const rest: number[] = puzzles.flatMap((p, i) => (laneOk(p) ? [] : [i]));
+  mine.forEach((i, k) => {
+    const o = outcomes[k];
+    const p = puzzles[i];
+    if (!o || o.status === 'depth' || o.status === 'capped') {
+      if (o || deadline === undefined) rest.push(i);
+      else results[i] = { status: 'unsolved', reason: 'timeout', generations: 0, ms, extra: { branches: 0 } };
+      return;
+    }
+    grids += o.nodes;
+    const extra = { branches: o.nodes - 1, splits: o.splits, depth: o.depth, sweeps: o.sweeps };
+    const sol = o.solutions.map((m) => solutionString(p, masksToValues(m)));
+    if (o.status === 'contradiction') results[i] = { status: 'contradiction', generations: o.rootSweeps, ms: o.ms, extra };
+    else if (o.status === 'multiple') results[i] = { status: 'multiple', generations: o.rootSweeps, solution: sol[0], solution2: sol[1], ms: o.ms, extra };
+    else results[i] = { status: 'solved', generations: o.rootSweeps, solution: sol[0], ms: o.ms, extra };
+  });
+  const stats: FullStats = { seconds: 0, readbacks: laneStats.readbacks, dispatches: laneStats.dispatches, grids };
+  if (rest.length) {
+    rest.sort((a, b) => a - b);
+    const left = deadline !== undefined ? Math.max(1, deadline - performance.now()) : undefined;
+    const r = await solveFullRounds(ctx, rest.map((i) => puzzles[i]), { ...opts, timeoutMs: left, progress: undefined });
+    rest.forEach((i, k) => (results[i] = r.results[k]));
+    stats.readbacks += r.stats.readbacks;
+    stats.dispatches += r.stats.dispatches;
+    stats.grids += r.stats.grids;
+    opts.progress?.(puzzles.length, puzzles.length);
+  }
+  stats.seconds = (performance.now() - t0) / 1000;
+  return { results, stats };
+}
+
+/**
+ * The complete solver on the engine's batch: grids of one workgroup each, in-place rounds to the fixpoint per
+ * dispatch, copies joining the batch from the host. Slower on SwiftShader than the lanes; it takes what they hand
+ * back.
+ */
+export async function solveFullRounds(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: FullOptions = {}): Promise<{ results: SolveResult[]; stats: FullStats }> {
   const rules = opts.rules ?? RULES_ALL;
   const maxActive = opts.maxActive ?? 4096;
   const perPuzzle = opts.perPuzzle ?? 32;

@@ -1,0 +1,176 @@
+// The complete solver with one puzzle per GPU invocation (shaders/sudoku/lane.wgsl): the automaton to its fixpoint
+// in private memory, copies on a per-invocation stack, to two solutions; one dispatch and one readback per chunk
+// of puzzles. Puzzles it cannot finish (its stack or node cap) are returned as such for the caller to hand to the
+// in-place rounds solver (solver.ts).
+import type { GpuContext } from '../../gpu/context.ts';
+import { shapeParam } from './pack.ts';
+import { initialMasks, RULES_ALL, topology, type SudokuPuzzle } from './reference.ts';
+
+/** words before a puzzle's two solutions in the result buffer (lane.wgsl RESULT_HEADER) */
+const RESULT_HEADER = 8;
+/** the shader's private grid (lane.wgsl MAX_CELLS): larger grids go to the rounds solver */
+export const LANE_MAX_CELLS = 625;
+const WORKGROUP = 4;
+const STATUS = ['', 'solved', 'multiple', 'contradiction', 'depth', 'capped'] as const;
+
+export type LaneStatus = 'solved' | 'multiple' | 'contradiction' | 'depth' | 'capped';
+
+export interface LaneOutcome {
+  status: LaneStatus;
+  /** grids that ran: the puzzle and its copies */
+  nodes: number;
+  splits: number;
+  depth: number;
+  /** automaton sweeps of the puzzle itself before its first split, and of all its grids */
+  rootSweeps: number;
+  sweeps: number;
+  /** candidate masks of the solutions found (0, 1 or 2) */
+  solutions: Uint32Array[];
+  /** from the start of the call to the readback that brought it */
+  ms: number;
+}
+
+export interface LaneOptions {
+  rules?: number;
+  /** invocations (each holds a stack of copies); SwiftShader runs 4 lanes per core at a time */
+  lanes?: number;
+  /** grids one puzzle may run before it is handed back as `capped` */
+  nodeCap?: number;
+  /** puzzles per dispatch (and readback) */
+  chunk?: number;
+  /** bytes of copy stacks at most */
+  scratchBytes?: number;
+  /** checked between chunks: puzzles not started by then are left out (undefined) */
+  deadline?: number;
+  /** after each readback: puzzles it finished */
+  onChunk?: (count: number) => void;
+}
+
+export interface LaneStats {
+  dispatches: number;
+  readbacks: number;
+}
+
+/** Solves the puzzles (each at most LANE_MAX_CELLS cells); outcomes in puzzle order, undefined past a deadline. */
+export async function solveLanes(
+  ctx: GpuContext,
+  puzzles: SudokuPuzzle[],
+  opts: LaneOptions = {},
+  stats: LaneStats = { dispatches: 0, readbacks: 0 },
+): Promise<(LaneOutcome | undefined)[]> {
+  const out: (LaneOutcome | undefined)[] = new Array(puzzles.length);
+  const t0 = performance.now();
+  // jigsaw grids walk their regions from lists: their own pipeline, so box grids pay nothing for it
+  for (const jigsaw of [false, true]) {
+    const indices = puzzles.flatMap((p, i) => (!!p.regions === jigsaw ? [i] : []));
+    const got = await solveGroup(ctx, indices.map((i) => puzzles[i]), jigsaw, opts, stats, t0);
+    indices.forEach((i, k) => (out[i] = got[k]));
+  }
+  return out;
+}
+
+async function solveGroup(ctx: GpuContext, puzzles: SudokuPuzzle[], jigsaw: boolean, opts: LaneOptions, stats: LaneStats, t0: number): Promise<(LaneOutcome | undefined)[]> {
+  const out: (LaneOutcome | undefined)[] = new Array(puzzles.length);
+  if (puzzles.length === 0) return out;
+  const device = ctx.device;
+  const files = ['sudoku/lane.wgsl', jigsaw ? 'sudoku/lane-jigsaw.wgsl' : 'sudoku/lane-boxes.wgsl'];
+  const pipeline = await ctx.computePipeline({ files, entryPoint: 'sudoku_lanes', constants: { WORKGROUP_SIZE: WORKGROUP } });
+  const chunk = opts.chunk ?? 8192;
+  const stride = Math.max(...puzzles.map((p) => p.n * p.n));
+  const lanesWanted = opts.lanes ?? 64;
+  const scratchBytes = opts.scratchBytes ?? Math.min(64 << 20, ctx.limits.maxStorageBufferBindingSize);
+  // a path of copies fixes one more cell per level, so `cells` levels always suffice
+  const depthCap = Math.max(1, Math.min(stride, Math.floor(scratchBytes / (4 * stride * lanesWanted))));
+  const lanes = Math.max(WORKGROUP, Math.ceil(Math.min(lanesWanted, puzzles.length) / WORKGROUP) * WORKGROUP);
+  const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
+  const scratch = device.createBuffer({ label: 'sudoku.lanes.scratch', size: 4 * lanes * depthCap * stride, usage });
+  const work = device.createBuffer({ label: 'sudoku.lanes.work', size: 16, usage });
+  const uniform = device.createBuffer({ label: 'sudoku.lanes.params', size: 32, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+  try {
+    for (let first = 0; first < puzzles.length; first += chunk) {
+      if (opts.deadline !== undefined && performance.now() > opts.deadline) break;
+      const part = puzzles.slice(first, first + chunk);
+      // input: one header offset per puzzle, then per puzzle [shape, masks, regions, result] and its data
+      const words: number[] = new Array(part.length).fill(0);
+      let resultWords = 0;
+      const resultAt: number[] = [];
+      const regionsAt = new Map<string, number>();
+      for (let k = 0; k < part.length; k++) {
+        const p = part[k];
+        const cells = p.n * p.n;
+        words[k] = words.length;
+        const header = words.length;
+        words.push(shapeParam(p), 0, 0, resultWords);
+        resultAt.push(resultWords);
+        resultWords += RESULT_HEADER + 2 * cells;
+        if (p.regions) {
+          const t = topology(p);
+          const key = Array.from(p.regions).join(',');
+          let at = regionsAt.get(key);
+          if (at === undefined) {
+            at = words.length;
+            regionsAt.set(key, at);
+            for (let R = 0; R < p.n; R++) for (const c of t.units[2 * p.n + R]) words.push(c);
+          }
+          words[header + 2] = at;
+        }
+        words[header + 1] = words.length;
+        for (const m of initialMasks(p)) words.push(m);
+      }
+      const input = device.createBuffer({ label: 'sudoku.lanes.input', size: 4 * words.length, usage });
+      const results = device.createBuffer({ label: 'sudoku.lanes.results', size: 4 * resultWords, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+      const read = device.createBuffer({ label: 'sudoku.lanes.read', size: 4 * resultWords, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+      try {
+        device.queue.writeBuffer(input, 0, Uint32Array.from(words));
+        device.queue.writeBuffer(work, 0, new Uint32Array(4));
+        device.queue.writeBuffer(uniform, 0, Uint32Array.from([part.length, depthCap, opts.nodeCap ?? 1_000_000, opts.rules ?? RULES_ALL, stride, 0, 0, 0]));
+        const bind = device.createBindGroup({
+          label: 'sudoku.lanes.bind',
+          layout: pipeline.getBindGroupLayout(0),
+          entries: [uniform, input, results, scratch, work].map((buffer, binding) => ({ binding, resource: { buffer } })),
+        });
+        const enc = device.createCommandEncoder({ label: 'sudoku.lanes' });
+        const pass = enc.beginComputePass();
+        pass.setPipeline(pipeline);
+        pass.setBindGroup(0, bind);
+        pass.dispatchWorkgroups(Math.min(lanes, Math.ceil(part.length / WORKGROUP) * WORKGROUP) / WORKGROUP);
+        pass.end();
+        enc.copyBufferToBuffer(results, 0, read, 0, 4 * resultWords);
+        device.queue.submit([enc.finish()]);
+        stats.dispatches++;
+        await read.mapAsync(GPUMapMode.READ);
+        stats.readbacks++;
+        const r = new Uint32Array(read.getMappedRange().slice(0));
+        read.unmap();
+        const ms = performance.now() - t0;
+        part.forEach((p, k) => {
+          const at = resultAt[k];
+          const cells = p.n * p.n;
+          const status = STATUS[r[at]];
+          if (!status) throw new Error(`sudoku lanes: puzzle ${first + k} came back without a status`);
+          const found = status === 'multiple' ? 2 : status === 'solved' ? 1 : 0;
+          out[first + k] = {
+            status,
+            nodes: r[at + 1],
+            splits: r[at + 2],
+            depth: r[at + 3],
+            rootSweeps: r[at + 4],
+            sweeps: r[at + 5],
+            solutions: Array.from({ length: found }, (_, s) => r.slice(at + RESULT_HEADER + s * cells, at + RESULT_HEADER + (s + 1) * cells)),
+            ms,
+          };
+        });
+        opts.onChunk?.(part.length);
+      } finally {
+        input.destroy();
+        results.destroy();
+        read.destroy();
+      }
+    }
+  } finally {
+    scratch.destroy();
+    work.destroy();
+    uniform.destroy();
+  }
+  return out;
+}
