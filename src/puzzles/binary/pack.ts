@@ -8,29 +8,35 @@ import { UNKNOWN } from './codec.ts';
 export const wordsPerRow = (width: number) => Math.ceil(width / 32);
 
 export function packCa(width: number, height: number, cells: ArrayLike<number>): Uint32Array {
+  const words = new Uint32Array(height * wordsPerRow(width) * 2);
+  packCaInto(width, height, cells, words, 0);
+  return words;
+}
+
+/** packCa into `out` from word `at` (zeros are not written: `out` starts cleared) */
+export function packCaInto(width: number, height: number, cells: ArrayLike<number>, out: Uint32Array, at: number): void {
   const wpr = wordsPerRow(width);
-  const words = new Uint32Array(height * wpr * 2);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const v = cells[y * width + x];
+  for (let y = 0, i = 0; y < height; y++) {
+    for (let x = 0; x < width; x++, i++) {
+      const v = cells[i];
       if (v === UNKNOWN) continue;
-      const at = 2 * (y * wpr + (x >>> 5));
+      const w = at + 2 * (y * wpr + (x >>> 5));
       const bit = 1 << (x & 31);
-      words[at] |= bit;
-      if (v === 1) words[at + 1] |= bit;
+      out[w] |= bit;
+      if (v === 1) out[w + 1] |= bit;
     }
   }
-  return words;
 }
 
 export function unpackCa(width: number, height: number, words: Uint32Array): Uint8Array {
   const wpr = wordsPerRow(width);
   const cells = new Uint8Array(width * height);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const at = 2 * (y * wpr + (x >>> 5));
-      const b = x & 31;
-      cells[y * width + x] = (words[at] >>> b) & 1 ? (words[at + 1] >>> b) & 1 : UNKNOWN;
+  for (let y = 0, i = 0; y < height; y++) {
+    for (let k = 0; k < wpr; k++) {
+      const known = words[2 * (y * wpr + k)];
+      const value = words[2 * (y * wpr + k) + 1];
+      const end = Math.min(32, width - 32 * k);
+      for (let b = 0; b < end; b++, i++) cells[i] = (known >>> b) & 1 ? (value >>> b) & 1 : UNKNOWN;
     }
   }
   return cells;

@@ -13,7 +13,7 @@ import type { GridInput, Rule } from '../../engine/rule.ts';
 import { runAll } from '../../engine/run.ts';
 import type { SolveResult } from '../types.ts';
 import { cellsToString, UNKNOWN, type BinaryPuzzle } from './codec.ts';
-import { packCa, unpackCa, wordsPerRow } from './pack.ts';
+import { packCa, packCaInto, unpackCa, wordsPerRow } from './pack.ts';
 import { LEVEL_METHODS, METHODS_ALL, checkSolution, thesisCells, thesisInit, thesisLastChange, THESIS_AGE_MAX } from './reference.ts';
 
 export const caRule: Rule = {
@@ -91,11 +91,21 @@ const packKey = (p: Shape & { distinct: boolean }, methods: number, maxGeneratio
  * Small grids of one shape as one engine grid (isSmall only): lane k's rows at words k * (2 * height + 1), then its
  * last word (generations and outcome). The pack is over after one dispatch: each lane runs to its own end there.
  */
-export function packInput(p: Shape & { distinct: boolean }, grids: ArrayLike<number>[], methods: number, maxGenerations?: number): GridInput {
+export function packInput(p: Shape & { distinct: boolean }, grids: { cells: ArrayLike<number>; set?: number; value?: number }[], methods: number, maxGenerations?: number): GridInput {
   checkLines(p);
   const words = 2 * p.height + 1;
   const state = new Uint32Array(words * grids.length);
-  grids.forEach((cells, k) => state.set(packCa(p.width, p.height, cells), k * words));
+  grids.forEach((g, k) => {
+    packCaInto(p.width, p.height, g.cells, state, k * words);
+    // a probe: one more cell set (pack.ts layout: one word pair per row)
+    if (g.set !== undefined && g.set >= 0) {
+      const x = g.set % p.width;
+      const at = k * words + 2 * ((g.set - x) / p.width);
+      state[at] |= 1 << x;
+      if (g.value === 1) state[at + 1] |= 1 << x;
+      else state[at + 1] &= ~(1 << x);
+    }
+  });
   return { width: p.width, height: p.height, items: grids.length, state, params: [methods, p.distinct ? 1 : 0, maxGenerations ?? 0, 2] };
 }
 
@@ -161,7 +171,7 @@ export async function runCa(ctx: GpuContext, puzzles: BinaryPuzzle[], methods = 
   });
   members.forEach((m, g) => {
     const p = puzzles[m[0]];
-    if (!inputs[g]) inputs[g] = packInput(p, m.map((i) => puzzles[i].cells), methods, opts.maxGenerations);
+    if (!inputs[g]) inputs[g] = packInput(p, m.map((i) => ({ cells: puzzles[i].cells })), methods, opts.maxGenerations);
   });
   const allSmall = puzzles.every(isSmall);
   const { results } = await runAll(ctx, caRule, inputs, { ...opts, readbackEvery: allSmall ? 1 : undefined });
@@ -253,8 +263,8 @@ interface SearchNode {
   cells: Uint8Array;
   /** root lineage (its generations are the puzzle's own) or a branch child */
   root: boolean;
-  /** cells probed since the node last changed */
-  probed: Set<number>;
+  /** cells probed since the node last changed (1 per cell) */
+  probed: Uint8Array;
   /** cells to probe in the node's next round */
   roundSize: number;
   /** the most informative probe since then: the cell to branch on when probing stalls */
@@ -305,14 +315,14 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
   /** per engine grid: the role of each of its lanes (one for a large grid, one per small grid of a pack) */
   const roles = new Map<number, GridRole[]>();
   /** grids made since the last readback, placed together then (small ones in packs of one shape) */
-  const made: { job: Job; cells: Uint8Array; methods: number; role: GridRole }[] = [];
+  const made: { job: Job; cells: Uint8Array; set: number; value: number; methods: number; role: GridRole }[] = [];
   /** engine grids waiting for room in the batch */
   const waiting: { input: GridInput; roles: GridRole[] }[] = [];
   const batch = await Batch.create(ctx, caRule);
   const started = performance.now();
 
   const add = (job: Job, cells: Uint8Array, methods: number, role: GridRole) => {
-    made.push({ job, cells, methods, role });
+    made.push({ job, cells, set: -1, value: 0, methods, role });
     stats.copies++;
   };
   /** the grids made since the last readback into the batch (or the waiting line) */
@@ -320,7 +330,9 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     const packs = new Map<string, typeof made>();
     for (const m of made) {
       if (!isSmall(m.job.puzzle)) {
-        waiting.push({ input: caInput(m.job.puzzle, m.cells, m.methods, opts.maxGenerations), roles: [m.role] });
+        const cells = m.set < 0 ? m.cells : m.cells.slice();
+        if (m.set >= 0) cells[m.set] = m.value;
+        waiting.push({ input: caInput(m.job.puzzle, cells, m.methods, opts.maxGenerations), roles: [m.role] });
         continue;
       }
       const key = packKey(m.job.puzzle, m.methods, opts.maxGenerations);
@@ -332,7 +344,7 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     for (const pack of packs.values()) {
       for (let i = 0; i < pack.length; i += PACK_LANES) {
         const part = pack.slice(i, i + PACK_LANES);
-        const input = packInput(part[0].job.puzzle, part.map((m) => m.cells), part[0].methods, opts.maxGenerations);
+        const input = packInput(part[0].job.puzzle, part, part[0].methods, opts.maxGenerations);
         waiting.push({ input, roles: part.map((m) => m.role) });
       }
     }
@@ -382,12 +394,14 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
   /** a complete grid found by a stage or a probe: one more solution (checked on the CPU first) */
   const solutionFound = (job: Job, cells: Uint8Array) => {
     const s = cellsToString(cells);
+    // probes often complete the grid the same way: each distinct grid is checked once
+    if (job.solutions.includes(s)) return;
     const why = checkSolution(job.puzzle, s);
     if (why) {
       job.error = `verifier rejected a GPU grid: ${why}`;
       return;
     }
-    if (!job.solutions.includes(s)) job.solutions.push(s);
+    job.solutions.push(s);
   };
 
   const settle = (job: Job) => {
@@ -440,25 +454,29 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     // value in the wrong place forces a trio; then cells with many known neighbours. Scores computed once per
     // cell (a score in the comparator costs more than the rest of the round on the host).
     const unknown: number[] = [];
-    const scores = new Map<number, number>();
-    for (let i = 0; i < cells.length; i++) {
-      if (cells[i] !== UNKNOWN || node.probed.has(i)) continue;
-      const x = i % w;
-      const y = (i - x) / w;
-      const near = known(x + 1, y) + known(x - 1, y) + known(x, y + 1) + known(x, y - 1) + known(x + 2, y) + known(x - 2, y) + known(x, y + 2) + known(x, y - 2);
-      scores.set(i, -64 * Math.min(scarce(y), scarce(h + x)) + near);
-      unknown.push(i);
+    const scores = new Int32Array(cells.length);
+    for (let i = 0, y = 0, x = 0; i < cells.length; i++) {
+      if (cells[i] === UNKNOWN && !node.probed[i]) {
+        const near = known(x + 1, y) + known(x - 1, y) + known(x, y + 1) + known(x, y - 1) + known(x + 2, y) + known(x - 2, y) + known(x, y + 2) + known(x, y - 2);
+        scores[i] = -64 * Math.min(scarce(y), scarce(h + x)) + near;
+        unknown.push(i);
+      }
+      if (++x === w) {
+        x = 0;
+        y++;
+      }
     }
     if (unknown.length === 0) return branch(node);
-    unknown.sort((a, b) => scores.get(b)! - scores.get(a)! || a - b);
+    unknown.sort((a, b) => scores[b] - scores[a] || a - b);
     const round: ProbeRound = { node, pending: 0, results: new Map() };
-    for (const cell of unknown.slice(0, node.roundSize)) {
-      node.probed.add(cell);
+    for (let k = 0; k < unknown.length && k < node.roundSize; k++) {
+      const cell = unknown[k];
+      node.probed[cell] = 1;
       round.results.set(cell, [undefined, undefined]);
-      for (const value of [0, 1]) {
-        const cells = node.cells.slice();
-        cells[cell] = value;
-        add(job, cells, METHODS_ALL, { kind: 'probe', round, cell, value });
+      for (let value = 0; value < 2; value++) {
+        // the node's cells with this one set: written into the pack as it is made (no copy per probe)
+        made.push({ job, cells: node.cells, set: cell, value, methods: METHODS_ALL, role: { kind: 'probe', round, cell, value } });
+        stats.copies++;
         round.pending++;
         job.probes++;
       }
@@ -475,7 +493,7 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     }
     job.branches++;
     job.open += 1;
-    for (const cells of best.states) runNode({ job, cells, root: false, probed: new Set(), best: null, roundSize: firstRound }, 4);
+    for (const cells of best.states) runNode({ job, cells, root: false, probed: new Uint8Array(cells.length), best: null, roundSize: firstRound }, 4);
   };
 
   /** a node's grid at a stage: stages 1-3 run the automaton with that level's methods, 4 probes */
@@ -491,7 +509,8 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     let progress = false;
     let dead = false;
     for (const [cell, [r0, r1]] of round.results) {
-      for (const r of [r0, r1]) if (r?.done && r.cells) solutionFound(job, r.cells);
+      if (r0?.done && r0.cells) solutionFound(job, r0.cells);
+      if (r1?.done && r1.cells) solutionFound(job, r1.cells);
       const c0 = r0?.cells ?? null;
       const c1 = r1?.cells ?? null;
       if (!c0 && !c1) {
@@ -499,27 +518,32 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
         break;
       }
       // one way fails: the other way's whole fixpoint follows from the node; both live: what they share does
-      const merge = c0 && c1 ? null : (c0 ?? c1)!;
-      for (let i = 0; i < base.length; i++) {
-        const v = merge ? merge[i] : c0![i] === c1![i] ? c0![i] : UNKNOWN;
-        if (v === UNKNOWN || base[i] === v) continue;
-        if (base[i] !== UNKNOWN) {
-          dead = true;
-          break;
-        }
-        base[i] = v;
-        progress = true;
-      }
-      if (dead) break;
       if (c0 && c1) {
-        const known = (c: Uint8Array) => {
-          let n = 0;
-          for (let i = 0; i < c.length; i++) if (c[i] !== UNKNOWN) n++;
-          return n;
-        };
+        let known0 = 0;
+        let known1 = 0;
+        for (let i = 0; i < base.length; i++) {
+          const v = c0[i];
+          if (v !== UNKNOWN) known0++;
+          if (c1[i] !== UNKNOWN) known1++;
+          if (v === UNKNOWN || v !== c1[i] || base[i] === v) continue;
+          if (base[i] !== UNKNOWN) dead = true;
+          base[i] = v;
+          progress = true;
+        }
+        if (dead) break;
         // a way that completes the grid makes the best branch point: one child is solved already
-        const score = r0!.done || r1!.done ? Infinity : Math.min(known(c0), known(c1));
+        const score = r0!.done || r1!.done ? Infinity : Math.min(known0, known1);
         if (!node.best || score > node.best.score) node.best = { cell, score, states: [c0, c1] };
+      } else {
+        const merge = (c0 ?? c1)!;
+        for (let i = 0; i < base.length; i++) {
+          const v = merge[i];
+          if (v === UNKNOWN || base[i] === v) continue;
+          if (base[i] !== UNKNOWN) dead = true;
+          base[i] = v;
+          progress = true;
+        }
+        if (dead) break;
       }
     }
     if (dead) {
@@ -528,7 +552,7 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     }
     if (progress) {
       node.cells = base;
-      node.probed.clear();
+      node.probed.fill(0);
       node.best = null;
       node.roundSize = firstRound;
       runNode(node, 3);
@@ -538,7 +562,7 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     }
   };
 
-  const onStage = (role: Extract<GridRole, { kind: 'stage' }>, o: GridOutcome, cells: Uint8Array) => {
+  const onStage = (role: Extract<GridRole, { kind: 'stage' }>, o: Pick<GridOutcome, 'status' | 'generations'>, cells: Uint8Array) => {
     const { node, stage } = role;
     const job = node.job;
     if (node.root) job.generations += o.generations;
@@ -557,7 +581,7 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     }
   };
 
-  const onProbe = (role: Extract<GridRole, { kind: 'probe' }>, o: GridOutcome, cells: Uint8Array) => {
+  const onProbe = (role: Extract<GridRole, { kind: 'probe' }>, o: Pick<GridOutcome, 'status' | 'generations'>, cells: Uint8Array) => {
     const { round, cell, value } = role;
     const job = round.node.job;
     job.probeGenerations += o.generations;
@@ -570,7 +594,7 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
 
   for (const job of jobs) {
     if (job.puzzle.cells.length === 0) finish(job, { status: 'solved', solution: '' });
-    else runNode({ job, cells: job.puzzle.cells.slice(), root: true, probed: new Set(), best: null, roundSize: firstRound }, 1);
+    else runNode({ job, cells: job.puzzle.cells.slice(), root: true, probed: new Uint8Array(job.puzzle.cells.length), best: null, roundSize: firstRound }, 1);
   }
   placeMade();
 
@@ -597,9 +621,8 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
             job.grids.delete(o.id);
             if (job.result) return;
             const r = outcomes[lane];
-            const outcome = { ...o, status: r.status, generations: r.generations };
-            if (role.kind === 'stage') onStage(role, outcome, r.cells);
-            else onProbe(role, outcome, r.cells);
+            if (role.kind === 'stage') onStage(role, r, r.cells);
+            else onProbe(role, r, r.cells);
             touched.add(job);
           });
         });
