@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { Batch } from '../src/engine/batch.ts';
 import { parseSudoku } from '../src/puzzles/sudoku/codec.ts';
 import { emptyPuzzle, randomPuzzle, rng } from '../src/puzzles/sudoku/generate.ts';
-import { factorTable, ILCA_PRESETS, ilcaInitial, ilcaInput, ilcaRule, ilcaRunCpu, ilcaStep, runIlca } from '../src/puzzles/sudoku/ilca.ts';
+import { factorTable, ILCA_PRESETS, ilcaInitial, ilcaInput, ilcaRule, ilcaRunCpu, ilcaStep, paperPuzzle, runIlca, type IlcaParams } from '../src/puzzles/sudoku/ilca.ts';
 import { gridString, verify, type SudokuPuzzle } from '../src/puzzles/sudoku/reference.ts';
 import { skipGpu, withDevice } from './gpu.ts';
 
@@ -13,16 +13,24 @@ const DATA = new URL('../../shared/data/sudoku/sgt/', import.meta.url).pathname;
 
 function puzzles(): SudokuPuzzle[] {
   const random = rng(9);
-  const out = [randomPuzzle(emptyPuzzle(9), 0.55, random), randomPuzzle(emptyPuzzle(9), 0.4, random), randomPuzzle(emptyPuzzle(6), 0.4, random), randomPuzzle(emptyPuzzle(4), 0.3, random)];
+  // the paper's kind of puzzle (Cs.m: each cell blanked with probability d; several solutions at d = 0.8), others
+  const out = [paperPuzzle(0.3, random), paperPuzzle(0.8, random), randomPuzzle(emptyPuzzle(9), 0.55, random), randomPuzzle(emptyPuzzle(6), 0.4, random), randomPuzzle(emptyPuzzle(4), 0.3, random)];
   if (existsSync(DATA)) out.push(...parseSudoku(readFileSync(`${DATA}solo_3x3di.tsv`), 'di').slice(0, 3).map((r) => r.puzzle!));
   return out;
 }
 
 describe.skipIf(skipGpu)('ILCA: GPU against the CPU twin', () => {
-  for (const preset of ['base', 'lp=3.5', 'sr=40', 'improved']) {
-    it(`every word after k steps, preset ${preset}`, async () => {
+  // lp = 5 kills actions (eq. 9 < 0 below d = 16): the lone-live-action rule; sr = 7 brings resets into 20 steps
+  const cases: [string, IlcaParams][] = [
+    ['base', ILCA_PRESETS.base],
+    ['lp=5', { ...ILCA_PRESETS['lp=3.5'], lp: 5 }],
+    ['sr=7', { ...ILCA_PRESETS['sr=40'], sr: 7 }],
+    ['normalised, sr=7', { ...ILCA_PRESETS['lp/lr=20'], sr: 7, normalised: true }],
+    ['improved', ILCA_PRESETS.improved],
+  ];
+  for (const [name, params] of cases) {
+    it(`every word after k steps, ${name}`, async () => {
       await withDevice(async (ctx) => {
-        const params = { ...ILCA_PRESETS[preset], sr: preset === 'sr=40' ? 7 : ILCA_PRESETS[preset].sr };
         const ps = puzzles();
         for (const k of [1, 3, 20]) {
           const batch = await Batch.create(ctx, ilcaRule);
@@ -34,7 +42,7 @@ describe.skipIf(skipGpu)('ILCA: GPU against the CPU twin', () => {
             const table = factorTable(p, params);
             let s = ilcaInitial(p, 100 + i, params);
             for (let step = 0; step < k; step++) {
-              const r = ilcaStep(p, s, table, 100 + i, params.sr);
+              const r = ilcaStep(p, s, table, 100 + i, params.sr, params.normalised);
               s = r.next;
               if (r.unfinished === 0) break; // the engine stops a solved grid there too
             }

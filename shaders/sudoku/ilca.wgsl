@@ -3,7 +3,8 @@
 // src/puzzles/sudoku/ilca.ts. Rectangular boxes only.
 // State per cell: n f32 log-probabilities, then action | step << 8 | given << 31.
 // aux: f32 log r(d) for d = 0..|N|, then log p(d) (DEAD where p(d) <= 0).
-// param0: shape (n | boxW << 8 | boxH << 16), param1: sr, param2: seed, param3: |N| (peers per cell).
+// param0: shape (n | boxW << 8 | boxH << 16), param1: sr | normalised << 16 (no cap at log P = 0), param2: seed,
+// param3: |N| (peers per cell).
 // Finalized cells (degree == |N|) raise nothing; others raise FLAG_CHANGED | FLAG_PENDING, so a grid whose
 // every cell is finalized is `done` (Algorithm 1, line 16).
 
@@ -104,7 +105,8 @@ fn ilca_step(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocatio
   n = g.param0 & 0xffu;
   boxW = (g.param0 >> 8u) & 0xffu;
   boxH = (g.param0 >> 16u) & 0xffu;
-  let sr = g.param1;
+  let sr = g.param1 & 0xffffu;
+  let normalised = (g.param1 & 0x10000u) != 0u;
   let seed = g.param2;
   let N = g.param3;
   let cells = n * n;
@@ -129,7 +131,7 @@ fn ilca_step(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocatio
     }
     let step = ((word >> 8u) & 0x7fffffu) + 1u;
     if (sr > 0u && step % sr == 0u) {
-      // Algorithm 3: row, column or box not summing to n(n+1)/2 -> every live P back to 1 (dead ones stay 0)
+      // Algorithm 3: row, column or box not summing to n(n+1)/2 -> the initial vector: live P back to 1, dead 0
       let r = x / n;
       let col = x % n;
       var rowSum = 0u;
@@ -156,8 +158,15 @@ fn ilca_step(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocatio
       let reward = d == N || i32(d) > max_same_degree(x, c);
       let f = bitcast<f32>(aux[g.auxOffset + select(N + 1u + d, d, reward)]);
       let cur = p[c - 1u];
-      // probabilities saturate at 1 (log 0)
-      p[c - 1u] = select(min(cur + f, 0.0), DEAD, f <= DEAD_BELOW || cur <= DEAD_BELOW);
+      var live = 0u;
+      for (var v = 0u; v < n; v++) {
+        live += select(0u, 1u, p[v] > DEAD_BELOW);
+      }
+      var next = select(min(cur + f, 0.0), cur + f, normalised); // probabilities saturate at 1 (log 0)
+      if (f <= DEAD_BELOW) {
+        next = select(DEAD, cur, live == 1u); // a lone live action stays at 100%
+      }
+      p[c - 1u] = select(next, DEAD, cur <= DEAD_BELOW);
     }
     // Definition 3: the new action is the most probable one; the current one if it is among them, else a tie
     // broken by the hash

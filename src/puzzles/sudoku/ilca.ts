@@ -1,41 +1,54 @@
 // The paper's Irregular Learning Cellular Automaton (ILCA, seed 002: Chatzinikolaou et al. 2024), on the GPU
 // (shaders/sudoku/ilca.wgsl) with this CPU twin, bit for bit.
 //
-// Each cell holds a learning automaton: an action probability vector P over 1..n; its state is the action with
-// the highest probability (Definition 3, eq. 6). Each time-step (Algorithm 1), with d the cell's degree (eq. 5:
-// peers whose action differs) and |N| its peer count (20 for 9x9):
-//   d == |N|                                   -> reward:  P(c) *= r(d) = 1 + d/|N| * lr      (eq. 8)
+// Each cell holds a learning automaton: an action weight vector P over 1..n; its state is the action with the
+// highest weight (Definition 3, eq. 6). Each time-step (Algorithm 1), with d the cell's degree (eq. 5: peers whose
+// action differs) and |N| its peer count (20 for 9x9), all cells at once from the states of step t:
+//   d == |N|                                     -> reward:  P(c) *= r(d) = 1 + d/|N| * lr      (eq. 8)
 //   d > max(d_k of peers k with the same action) -> reward
-//   otherwise                                  -> penalty: P(c) *= p(d) = 1 - (1 - d/|N|) * lp (eq. 9)
-// and the puzzle is solved when every cell has d == |N|. Every sr steps the selective probability reset
-// (Algorithm 3) replaces Algorithm 1: a cell whose row, column or box does not sum to n(n+1)/2 (eq. 10) gets
-// P = 1 where P > 0, else 0. Givens keep P = 100% on their value; at the start their peers lose that value
-// (0%), all other candidates are equally likely.
+//   otherwise                                    -> penalty: P(c) *= p(d) = 1 - (1 - d/|N|) * lp (eq. 9)
+// then every cell takes its most probable action. The puzzle is resolved when every cell has d == |N| (Algorithm 1,
+// lines 16-18: any grid without a conflict, which for a puzzle with several solutions need not be the one it was
+// made from). Every sr steps the selective probability reset (Algorithm 3) replaces Algorithm 1: a cell whose row,
+// column or box does not sum to n(n+1)/2 (eq. 10) has its weights set back to the initial vector.
 //
-// Where the paper is vague, we chose (and say so in the report):
-//  - P is a probability per action, never above 1 (rewards saturate: "a constant probability of 100%"), and not
-//    normalised (eq. 7 multiplies one entry; normalising would not change the argmax). Unbounded rewards entrench
-//    a wrong early choice for good (we measured 0% on Basic puzzles that way). We hold log P in f32; factors come
-//    from a host table, so GPU and CPU add the same floats.
-//  - Algorithm 3 writes "P(c) = 1 if P(c) > 0, else 0" for the chosen action c; setting the chosen action to the
-//    maximum would entrench it rather than reset it, so we read it per action: every live probability goes back
-//    to 1 (uniform over the cell's live candidates), dead ones stay 0 — a selective reset of the cell.
-//  - eq. 9 goes negative for lp > 1 (lp = 3.5 with d < 15): the factor is clamped at 0, and a probability of 0
-//    is dead (only Algorithm 3 could bring it back, and it does not).
-//  - ties in the argmax (all candidates at the start, and after penalties) are broken uniformly at random from a
-//    hash of (seed, run, cell, step): the only randomness in the algorithm, and why 10 runs of a puzzle differ.
-//    A cell whose current action is among the best keeps it (rewards saturate at 1, so a solved grid would
-//    otherwise wander off its solution on a tie).
-//  - base Algorithm 1 is eq. 8-9 with lr = lp = 1; "lp/lr = 20" uses lp = 1, lr = 0.05 (the paper ran its ratio
-//    sweeps "at slow speeds" without naming lp); the combination "lp/lr = 15, sr = 50/65" likewise uses lp = 1.
+// Where the paper is vague, we chose (measured effects in README.md, "ILCA"):
+//  - Initial vector (section 4: "the given numbers are considered to have a 100% probability while their neighbors
+//    have a 0% probability ... all states are equally likely"): a given holds weight 1 on its value; every other
+//    cell weight 1 on each value no given peer holds, 0 on the rest. Equal weights 1 (not 1/k) because Algorithm 3
+//    sets a live action's P to 1 and a dead one's to 0 to "reset the probability" (section 6): the reset vector is
+//    then the initial one. Cells left with one candidate keep it at 100% for good, as Fig. 4e says of C5,5.
+//  - A weight is a probability and never exceeds 1 (rewards saturate; "a constant probability of 100%"). The
+//    other reading, weights normalised after each update as in Fig. 4's stacked plots, keeps the ratios, hence the
+//    argmax, of unbounded products; `normalised: true` runs it (log P without the cap). We keep log P in f32;
+//    factors come from a host table, so GPU and CPU add the same floats.
+//  - Algorithm 3 writes "if P(c) > 0 then P(c) = 1 else 0"; c is read as every action of the cell (the paper uses
+//    c for any of the n states, Fig. 4), not just the chosen one: setting only the chosen action to 1 would
+//    entrench it, the opposite of a reset (measured worse too).
+//  - eq. 9 goes negative for lp > 1 (lp = 3.5 with d < 15): such a factor kills the action (weight 0), except a
+//    cell's last live action, which stays at 100% as a normalised vector would keep it.
+//  - ties in the argmax (all candidates at the start, after a reset, and capped rewards) are broken uniformly at
+//    random from a hash of (seed, cell, step): the only randomness, and why 10 runs of a puzzle differ. A cell
+//    whose current action is among the best keeps it (with capped rewards a settled cell is tied with its untried
+//    candidates and would otherwise wander off).
+//  - the base algorithm is eq. 8-9 with lr = lp = 1; "lp/lr = 20" uses lp = 1, lr = 0.05 (the paper ran its ratio
+//    sweeps "at slow speeds" without naming lp); "lp/lr = 15, sr = 50/65" likewise uses lp = 1.
 //  - Algorithm 3 runs instead of Algorithm 1 at steps sr, 2sr, ... ("with the exception that every sr time-steps,
 //    Algorithm 3 is activated").
+//  - updates are synchronous (P^{t+1} from the states c^t of every cell, then every cell selects).
+//  - time-steps: the initial random choice is step 1 (Fig. 3b), so a grid whose first choice is conflict-free took
+//    1 step.
+//  - puzzles: the paper's "publicly available Sudoku generator ... compatible with MATLAB" with difficulty d in
+//    0.1~0.9 and Easy < 0.4 <= Medium < 0.55 <= Hard < 0.7 <= Evil is MATLAB Central 13846 (Ps.m/Cs.m): a complete
+//    grid with each cell blanked with probability d. `paperPuzzle` draws the same way (Table 1's d values), so Easy
+//    has ~57 givens and Evil ~20, most of them with many solutions.
 import type { GridInput, Rule } from '../../engine/rule.ts';
 import { Batch } from '../../engine/batch.ts';
 import type { GpuContext } from '../../gpu/context.ts';
 import { WORKGROUP_SIZE } from '../../engine/constants.ts';
 import { shapeParam } from './pack.ts';
-import { caRun, bitValue, popcount, type SudokuPuzzle } from './reference.ts';
+import { emptyPuzzle, randomPuzzle } from './generate.ts';
+import { caRun, bitValue, popcount, topology, type SudokuPuzzle } from './reference.ts';
 
 export interface IlcaParams {
   lr: number;
@@ -46,6 +59,8 @@ export interface IlcaParams {
   steps: number;
   /** improvement: start from the elimination automaton's fixpoint (its solved cells become givens) */
   eliminate?: boolean;
+  /** the other reading of eq. 7: weights normalised after each update (unbounded log P), not capped at 1 */
+  normalised?: boolean;
 }
 
 export const ILCA_PRESETS: Record<string, IlcaParams> = {
@@ -56,13 +71,33 @@ export const ILCA_PRESETS: Record<string, IlcaParams> = {
   'lp/lr=15,sr=50': { lr: 1 / 15, lp: 1, sr: 50, steps: 250 },
   'lp/lr=15,sr=65': { lr: 1 / 15, lp: 1, sr: 65, steps: 250 },
   // ours: the same learning automaton started from the elimination automaton's candidates
-  'improved': { lr: 1 / 15, lp: 1, sr: 65, steps: 250, eliminate: true },
+  improved: { lr: 1, lp: 1, sr: 40, steps: 250, eliminate: true },
 };
+
+/** The paper's Table 1: difficulty levels and their d values (33/34/33 puzzles each of 100). */
+export const PAPER_LEVELS: [string, number[]][] = [
+  ['Easy', [0.25, 0.3, 0.35]],
+  ['Medium', [0.4, 0.45, 0.5]],
+  ['Hard', [0.55, 0.6, 0.65]],
+  ['Evil', [0.7, 0.75, 0.8]],
+];
+
+/** d for puzzle i of `count` at a level: the first third at d[0], the middle (34 of 100) at d[1], the rest d[2] */
+export function paperD(ds: number[], i: number, count: number): number {
+  return ds[i < Math.round(count / 3) ? 0 : i < count - Math.round(count / 3) ? 1 : 2];
+}
+
+/** As MATLAB Central 13846 Cs.m draws a puzzle of difficulty d: a complete grid, each cell blanked with probability d. */
+export function paperPuzzle(d: number, random: () => number): SudokuPuzzle {
+  return randomPuzzle(emptyPuzzle(9), 1 - d, random);
+}
 
 /** log of a dead (zero) probability: far below anything rewards and penalties reach in f32 */
 export const DEAD = -1e30;
 const DEAD_BELOW = -1e29;
 const GIVEN = 0x80000000;
+/** param1 bit: normalised weights (no cap at log P = 0) */
+const NORMALISED = 1 << 16;
 
 export function peerCount(p: SudokuPuzzle): number {
   return 2 * (p.n - 1) + (p.boxW - 1) * (p.boxH - 1);
@@ -127,10 +162,16 @@ export function cellWords(p: SudokuPuzzle): number {
   return p.n + 1;
 }
 
+function checkShape(p: SudokuPuzzle): void {
+  if (p.regions || p.diagonal) throw new Error('the ILCA runs on rectangular-box sudoku only');
+}
+
 export function ilcaInitial(p: SudokuPuzzle, seed: number, params: IlcaParams): IlcaState {
+  checkShape(p);
   const n = p.n;
   const W = cellWords(p);
   const cells = n * n;
+  const t = topology(p);
   const buf = new ArrayBuffer(cells * W * 4);
   const words = new Uint32Array(buf);
   const floats = new Float32Array(buf);
@@ -141,7 +182,6 @@ export function ilcaInitial(p: SudokuPuzzle, seed: number, params: IlcaParams): 
     cand = r.masks;
     fixed = Uint8Array.from(r.masks, (m) => (popcount(m) === 1 ? bitValue(m) : 0));
   }
-  const rows = (i: number) => Math.floor(i / n);
   for (let i = 0; i < cells; i++) {
     const at = i * W;
     if (fixed[i]) {
@@ -149,100 +189,75 @@ export function ilcaInitial(p: SudokuPuzzle, seed: number, params: IlcaParams): 
       words[at + n] = (fixed[i] | GIVEN) >>> 0;
       continue;
     }
-    // candidates: values no given peer holds (or the automaton's candidates, improved)
+    // candidates: values no given peer holds (or the automaton's candidates, improved), each at weight 1
     let mask = cand ? cand[i] : (1 << n) - 1;
-    if (!cand) {
-      const r = rows(i);
-      const c = i % n;
-      for (let j = 0; j < cells; j++) {
-        if (!p.givens[j] || j === i) continue;
-        const rj = rows(j);
-        const cj = j % n;
-        const same = rj === r || cj === c || (Math.floor(rj / p.boxH) === Math.floor(r / p.boxH) && Math.floor(cj / p.boxW) === Math.floor(c / p.boxW));
-        if (same) mask &= ~(1 << (p.givens[j] - 1));
-      }
-    }
-    const k = popcount(mask >>> 0);
-    const share = k ? Math.fround(Math.log(1 / k)) : DEAD;
-    for (let v = 0; v < n; v++) floats[at + v] = mask & (1 << v) ? share : DEAD;
+    if (!cand) for (const j of t.peers[i]) if (p.givens[j]) mask &= ~(1 << (p.givens[j] - 1));
+    for (let v = 0; v < n; v++) floats[at + v] = mask & (1 << v) ? 0 : DEAD;
     words[at + n] = chooseAction(floats, at, n, tieHash(seed, i, 0));
   }
   return { words, floats };
 }
 
-/** Peers of cell x: row, column, then the box cells off both (each once). */
-function forPeers(p: SudokuPuzzle, x: number, f: (cell: number) => void): void {
-  const n = p.n;
-  const r = Math.floor(x / n);
-  const c = x % n;
-  for (let k = 0; k < n; k++) if (k !== c) f(r * n + k);
-  for (let k = 0; k < n; k++) if (k !== r) f(k * n + c);
-  const r0 = Math.floor(r / p.boxH) * p.boxH;
-  const c0 = Math.floor(c / p.boxW) * p.boxW;
-  for (let i = r0; i < r0 + p.boxH; i++) {
-    if (i === r) continue;
-    for (let j = c0; j < c0 + p.boxW; j++) if (j !== c) f(i * n + j);
-  }
-}
-
 /** One time-step for all cells (CPU twin of ilca_step). Returns the next state and the cells not finalized. */
-export function ilcaStep(p: SudokuPuzzle, s: IlcaState, table: Float32Array, seed: number, sr: number): { next: IlcaState; unfinished: number } {
+export function ilcaStep(p: SudokuPuzzle, s: IlcaState, table: Float32Array, seed: number, sr: number, normalised = false): { next: IlcaState; unfinished: number } {
   const n = p.n;
   const W = n + 1;
   const cells = n * n;
   const N = peerCount(p);
+  const t = topology(p);
   const buf = new ArrayBuffer(cells * W * 4);
   const words = new Uint32Array(buf);
   const floats = new Float32Array(buf);
   words.set(s.words);
-  const act = (i: number) => s.words[i * W + n] & 0xff;
-  const degree = (i: number) => {
-    const a = act(i);
-    let d = 0;
-    forPeers(p, i, (k) => (d += act(k) !== a ? 1 : 0));
-    return d;
-  };
-  const SN = (n * (n + 1)) / 2;
+  const act = new Uint8Array(cells);
+  for (let i = 0; i < cells; i++) act[i] = s.words[i * W + n] & 0xff;
+  // degrees (eq. 5) of every cell, from the states of step t
+  const deg = new Int32Array(cells);
   let unfinished = 0;
+  for (let i = 0; i < cells; i++) {
+    let d = 0;
+    for (const k of t.peers[i]) if (act[k] !== act[i]) d++;
+    deg[i] = d;
+    if (d !== N) unfinished++;
+  }
+  const SN = (n * (n + 1)) / 2;
+  const unitSum = (u: number) => {
+    let sum = 0;
+    for (const k of t.units[u]) sum += act[k];
+    return sum;
+  };
   for (let x = 0; x < cells; x++) {
     const at = x * W;
     const word = s.words[at + n];
-    const c = word & 0xff;
-    const step = (word >>> 8) & 0x7fffff;
-    const d = degree(x);
-    if (d !== N) unfinished++;
     if (word & GIVEN) continue;
-    const t = step + 1;
-    if (sr > 0 && t % sr === 0) {
-      // Algorithm 3: selective probability reset
+    const c = act[x];
+    const step = ((word >>> 8) & 0x7fffff) + 1;
+    const d = deg[x];
+    if (sr > 0 && step % sr === 0) {
+      // Algorithm 3: a row, column or box off n(n+1)/2 (eq. 10) -> the cell's initial vector again
       const r = Math.floor(x / n);
-      const col = x % n;
-      let rowSum = 0;
-      let colSum = 0;
-      let boxSum = 0;
-      for (let k = 0; k < n; k++) {
-        rowSum += act(r * n + k);
-        colSum += act(k * n + col);
+      if (unitSum(r) !== SN || unitSum(n + (x % n)) !== SN || unitSum(2 * n + t.region[x]) !== SN) {
+        for (let v = 0; v < n; v++) floats[at + v] = floats[at + v] > DEAD_BELOW ? 0 : DEAD;
       }
-      const r0 = Math.floor(r / p.boxH) * p.boxH;
-      const c0 = Math.floor(col / p.boxW) * p.boxW;
-      for (let i = r0; i < r0 + p.boxH; i++) for (let j = c0; j < c0 + p.boxW; j++) boxSum += act(i * n + j);
-      if (rowSum !== SN || colSum !== SN || boxSum !== SN) for (let v = 0; v < n; v++) floats[at + v] = floats[at + v] > DEAD_BELOW ? 0 : DEAD;
     } else {
       // Algorithm 1
       let reward = d === N;
       if (!reward) {
         let maxD = -1;
-        forPeers(p, x, (k) => {
-          if (act(k) === c) maxD = Math.max(maxD, degree(k));
-        });
+        for (const k of t.peers[x]) if (act[k] === c && deg[k] > maxD) maxD = deg[k];
         reward = d > maxD;
       }
       const f = table[reward ? d : N + 1 + d];
       const cur = floats[at + c - 1];
-      floats[at + c - 1] = f <= DEAD_BELOW || cur <= DEAD_BELOW ? DEAD : Math.min(0, Math.fround(cur + f));
+      let live = 0;
+      for (let v = 0; v < n; v++) if (floats[at + v] > DEAD_BELOW) live++;
+      let next: number;
+      if (cur <= DEAD_BELOW) next = DEAD;
+      else if (f <= DEAD_BELOW) next = live > 1 ? DEAD : cur; // a lone live action stays at 100%
+      else next = normalised ? Math.fround(cur + f) : Math.min(0, Math.fround(cur + f));
+      floats[at + c - 1] = next;
     }
-    words[at + n] = (chooseAction(floats, at, n, tieHash(seed, x, t), c) | (t << 8)) >>> 0;
+    words[at + n] = (chooseAction(floats, at, n, tieHash(seed, x, step), c) | (step << 8)) >>> 0;
   }
   return { next: { words, floats }, unfinished };
 }
@@ -258,7 +273,7 @@ export function ilcaRunCpu(p: SudokuPuzzle, seed: number, params: IlcaParams): {
   const table = factorTable(p, params);
   let s = ilcaInitial(p, seed, params);
   for (let step = 1; step <= params.steps; step++) {
-    const r = ilcaStep(p, s, table, seed, params.sr);
+    const r = ilcaStep(p, s, table, seed, params.sr, params.normalised);
     if (r.unfinished === 0) return { solved: true, steps: step, values: ilcaValues(p, s) };
     s = r.next;
   }
@@ -275,7 +290,6 @@ export const ilcaRule: Rule = {
 };
 
 export function ilcaInput(p: SudokuPuzzle, seed: number, params: IlcaParams): GridInput {
-  if (p.regions || p.diagonal) throw new Error('the ILCA runs on rectangular-box sudoku only');
   const s = ilcaInitial(p, seed, params);
   return {
     width: p.n,
@@ -283,7 +297,7 @@ export function ilcaInput(p: SudokuPuzzle, seed: number, params: IlcaParams): Gr
     items: Math.min(p.n * p.n, WORKGROUP_SIZE),
     state: s.words,
     aux: new Uint32Array(factorTable(p, params).buffer),
-    params: [shapeParam(p), params.sr, seed >>> 0, peerCount(p)],
+    params: [shapeParam(p), (params.sr & 0xffff) | (params.normalised ? NORMALISED : 0), seed >>> 0, peerCount(p)],
     maxGenerations: params.steps,
   };
 }
