@@ -263,8 +263,16 @@ interface SearchNode {
   cells: Uint8Array;
   /** root lineage (its generations are the puzzle's own) or a branch child */
   root: boolean;
-  /** cells probed since the node last changed (1 per cell) */
+  /**
+   * per cell, in this sweep: 0 not probed, 1 probed one way (it lived: `half`), 2 both ways. A sweep goes on over
+   * the unprobed cells when probes fix some (as the CPU's sweep does): what a probe found from a node still holds
+   * in the stronger node that follows (its end only lacks the newer cells)
+   */
   probed: Uint8Array;
+  /** cells probed one way only, that way's end (kept until the other way is probed or the sweep ends) */
+  half: Map<number, { value: number; end: ProbeEnd }>;
+  /** probes fixed cells in this sweep: when it ends, another one */
+  fixedInSweep: boolean;
   /** cells to probe in the node's next round */
   roundSize: number;
   /** the most informative probe since then: the cell to branch on when probing stalls */
@@ -278,7 +286,10 @@ type GridRole =
 interface ProbeRound {
   node: SearchNode;
   pending: number;
-  /** per probed cell: the two copies' end (null: contradiction; cells otherwise) and whether they completed */
+  /**
+   * per probed cell: the two ways' ends (null cells: contradiction); a way not probed in this round stays
+   * undefined (its end may be in the node's `half`, from an earlier round)
+   */
   results: Map<number, [ProbeEnd | undefined, ProbeEnd | undefined]>;
 }
 
@@ -456,7 +467,7 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     const unknown: number[] = [];
     const scores = new Int32Array(cells.length);
     for (let i = 0, y = 0, x = 0; i < cells.length; i++) {
-      if (cells[i] === UNKNOWN && !node.probed[i]) {
+      if (cells[i] === UNKNOWN && node.probed[i] < 2) {
         const near = known(x + 1, y) + known(x - 1, y) + known(x, y + 1) + known(x, y - 1) + known(x + 2, y) + known(x - 2, y) + known(x, y + 2) + known(x, y - 2);
         scores[i] = -64 * Math.min(scarce(y), scarce(h + x)) + near;
         unknown.push(i);
@@ -466,14 +477,32 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
         y++;
       }
     }
-    if (unknown.length === 0) return branch(node);
+    if (unknown.length === 0) {
+      if (!node.fixedInSweep) return branch(node);
+      node.fixedInSweep = false;
+      node.probed.fill(0);
+      node.half.clear();
+      return startProbing(node);
+    }
     unknown.sort((a, b) => scores[b] - scores[a] || a - b);
     const round: ProbeRound = { node, pending: 0, results: new Map() };
     for (let k = 0; k < unknown.length && k < node.roundSize; k++) {
       const cell = unknown[k];
-      node.probed[cell] = 1;
+      const x = cell % w;
+      const y = (cell - x) / w;
+      // The way to probe first: in a line short of one value, that value (the remainder: placed here, it leaves
+      // the rest of the line to the other value, which mostly makes a trio), one copy instead of two; when it
+      // fails the cell is fixed, when it lives the other way comes in a later round.
+      const line = scarce(y) === 1 ? y : scarce(h + x) === 1 ? h + x : -1;
+      const half = line < 0 ? 0 : (line < h ? w : h) / 2;
+      const first = line < 0 ? -1 : half - ones[line] === 1 ? 1 : 0;
+      let ways: number[];
+      if (node.probed[cell] === 1) ways = [1 - node.half.get(cell)!.value];
+      else if (first >= 0) ways = [first];
+      else ways = [0, 1];
+      node.probed[cell] = node.probed[cell] === 1 || ways.length === 2 ? 2 : 1;
       round.results.set(cell, [undefined, undefined]);
-      for (let value = 0; value < 2; value++) {
+      for (const value of ways) {
         // the node's cells with this one set: written into the pack as it is made (no copy per probe)
         made.push({ job, cells: node.cells, set: cell, value, methods: METHODS_ALL, role: { kind: 'probe', round, cell, value } });
         stats.copies++;
@@ -493,7 +522,7 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     }
     job.branches++;
     job.open += 1;
-    for (const cells of best.states) runNode({ job, cells, root: false, probed: new Uint8Array(cells.length), best: null, roundSize: firstRound }, 4);
+    for (const cells of best.states) runNode({ job, cells, root: false, probed: new Uint8Array(cells.length), half: new Map(), fixedInSweep: false, best: null, roundSize: firstRound }, 4);
   };
 
   /** a node's grid at a stage: stages 1-3 run the automaton with that level's methods, 4 probes */
@@ -508,11 +537,30 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     const base = node.cells.slice();
     let progress = false;
     let dead = false;
-    for (const [cell, [r0, r1]] of round.results) {
+    for (const [cell, ends] of round.results) {
+      const earlier = node.half.get(cell);
+      if (earlier) ends[earlier.value] = earlier.end;
+      const [r0, r1] = ends;
       if (r0?.done && r0.cells) solutionFound(job, r0.cells);
       if (r1?.done && r1.cells) solutionFound(job, r1.cells);
-      const c0 = r0?.cells ?? null;
-      const c1 = r1?.cells ?? null;
+      if (!r0 || !r1) {
+        // one way probed so far: a contradiction fixes the cell the other way; a live end waits for the other way
+        const value = r0 ? 0 : 1;
+        const end = (r0 ?? r1)!;
+        if (end.cells) {
+          node.half.set(cell, { value, end });
+          continue;
+        }
+        if (base[cell] === value) {
+          dead = true;
+          break;
+        }
+        base[cell] = 1 - value;
+        progress = true;
+        continue;
+      }
+      const c0 = r0.cells;
+      const c1 = r1.cells;
       if (!c0 && !c1) {
         dead = true;
         break;
@@ -552,8 +600,7 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     }
     if (progress) {
       node.cells = base;
-      node.probed.fill(0);
-      node.best = null;
+      node.fixedInSweep = true;
       node.roundSize = firstRound;
       runNode(node, 3);
     } else {
@@ -594,7 +641,7 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
 
   for (const job of jobs) {
     if (job.puzzle.cells.length === 0) finish(job, { status: 'solved', solution: '' });
-    else runNode({ job, cells: job.puzzle.cells.slice(), root: true, probed: new Uint8Array(job.puzzle.cells.length), best: null, roundSize: firstRound }, 1);
+    else runNode({ job, cells: job.puzzle.cells.slice(), root: true, probed: new Uint8Array(job.puzzle.cells.length), half: new Map(), fixedInSweep: false, best: null, roundSize: firstRound }, 1);
   }
   placeMade();
 
