@@ -57,6 +57,28 @@ fn tile_index(workgroupId: vec3u) -> u32 {
   return workgroupId.x + workgroupId.y * batch.dispatchWidth;
 }
 
+// What one invocation works on: its tile, its grid and its item (one of the grid's `items`).
+struct WorkItem {
+  valid: bool,       // false past the last tile or the grid's last item: the invocation has nothing to do
+  tileIndex: u32,
+  grid: Grid,
+  item: u32,
+}
+
+// Every rule's entry point starts here, then returns at once when `valid` is false.
+fn work_item(workgroupId: vec3u, localIndex: u32) -> WorkItem {
+  var w: WorkItem;
+  w.tileIndex = tile_index(workgroupId);
+  if (w.tileIndex >= batch.tileCount) {
+    return w;
+  }
+  let tile = tiles[w.tileIndex];
+  w.grid = grids[tile.grid];
+  w.item = tile.firstItem + localIndex;
+  w.valid = w.item < w.grid.items;
+  return w;
+}
+
 // Raises an invocation's flags in its grid's status words. No workgroup barrier, so callers may return early:
 // SwiftShader runs barriers as coroutine switches, ~100x the cost of a whole Life workgroup there. A load first
 // keeps the atomics rare: once a bit is set (or the generation recorded), later invocations only read.

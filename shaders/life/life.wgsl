@@ -103,16 +103,12 @@ fn load_row_sums(g: Grid, wordsPerRow: u32, k: Columns, row: i32) -> RowSums {
 // a grid still fills whole workgroups.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn life_step(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
-  let t = tile_index(workgroupId);
-  if (t >= batch.tileCount) {
+  let w = work_item(workgroupId, localIndex);
+  if (!w.valid) {
     return;
   }
-  let tile = tiles[t];
-  let g = grids[tile.grid];
-  let item = tile.firstItem + localIndex;
-  if (item >= g.items) {
-    return;
-  }
+  let g = w.grid;
+  let item = w.item;
   let wordsPerRow = (g.width + 31u) / 32u;
   let col = item % wordsPerRow;
   let y0 = (item / wordsPerRow) * g.param1;
@@ -130,7 +126,7 @@ fn life_step(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocatio
     up = mid;
     mid = down;
   }
-  report_flags(t, localIndex, select(0u, FLAG_CHANGED, changed != 0u));
+  report_flags(w.tileIndex, localIndex, select(0u, FLAG_CHANGED, changed != 0u));
 }
 
 // ---- Multi-generation dispatch ------------------------------------------------------------------------------
@@ -180,16 +176,12 @@ fn block_row_sums(cells: ptr<function, array<u32, 1024>>, base: u32, cols: u32, 
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn life_multi(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
-  let t = tile_index(workgroupId);
-  if (t >= batch.tileCount) {
+  let w = work_item(workgroupId, localIndex);
+  if (!w.valid) {
     return;
   }
-  let tile = tiles[t];
-  let g = grids[tile.grid];
-  let item = tile.firstItem + localIndex;
-  if (item >= g.items) {
-    return;
-  }
+  let g = w.grid;
+  let item = w.item;
   let wordsPerRow = (g.width + 31u) / 32u;
   let whole = g.param2 == 1u;
   // the block: origin (r0, c0) in grid words, size cols x rows
@@ -254,5 +246,5 @@ fn life_multi(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocati
       }
     }
   }
-  report_flags(t, localIndex, select(0u, FLAG_CHANGED, changed != 0u));
+  report_flags(w.tileIndex, localIndex, select(0u, FLAG_CHANGED, changed != 0u));
 }

@@ -97,12 +97,12 @@ fn word_at(geom: Geom, wx: u32, y: u32) -> u32 {
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn deadend_chains(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
-  let t = tile_index(workgroupId);
-  if (t >= batch.tileCount) { return; }
-  let tile = tiles[t];
-  let g = grids[tile.grid];
-  let region = tile.firstItem + localIndex;
-  if (region >= g.items) { return; }
+  let w = work_item(workgroupId, localIndex);
+  if (!w.valid) {
+    return;
+  }
+  let g = w.grid;
+  let region = w.item;
   var geom: Geom;
   geom.wpr = (g.width + 31u) / 32u;
   geom.base = g.stateOffset;
@@ -136,6 +136,6 @@ fn deadend_chains(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invo
   }
   if (filled != 0u) {
     atomicAdd(&state[metaAt + 1u], filled);
-    report_flags(t, localIndex, FLAG_CHANGED);
+    report_flags(w.tileIndex, localIndex, FLAG_CHANGED);
   }
 }

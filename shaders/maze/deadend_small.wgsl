@@ -23,12 +23,12 @@ fn settle_row(row: u32, up: u32, down: u32, pin: u32) -> u32 {
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn deadend_small(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
-  let t = tile_index(workgroupId);
-  if (t >= batch.tileCount) { return; }
-  let tile = tiles[t];
-  let g = grids[tile.grid];
-  let item = tile.firstItem + localIndex;
-  if (item >= g.items) { return; }
+  let w = work_item(workgroupId, localIndex);
+  if (!w.valid) {
+    return;
+  }
+  let g = w.grid;
+  let item = w.item;
   let wx = aux[g.auxOffset + 3u * item];
   let y0 = aux[g.auxOffset + 3u * item + 1u];
   let h = min(aux[g.auxOffset + 3u * item + 2u], SMALL_MAX_ROWS);
@@ -73,6 +73,6 @@ fn deadend_small(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invoc
         atomicOr(&state[at + plane], old & ~a[r]);
       }
     }
-    report_flags(t, localIndex, FLAG_CHANGED);
+    report_flags(w.tileIndex, localIndex, FLAG_CHANGED);
   }
 }

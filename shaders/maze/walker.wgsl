@@ -103,12 +103,12 @@ fn walker_region(g: Grid, region: u32) -> bool {
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn walker_step(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
-  let t = tile_index(workgroupId);
-  if (t >= batch.tileCount) { return; }
-  let tile = tiles[t];
-  let g = grids[tile.grid];
-  let item = tile.firstItem + localIndex;
-  if (item >= g.items) { return; }
+  let w = work_item(workgroupId, localIndex);
+  if (!w.valid) {
+    return;
+  }
+  let g = w.grid;
+  let item = w.item;
   let wpr = (g.width + 7u) / 8u;
   let regionsY = (g.height + REGION_ROWS - 1u) / REGION_ROWS;
   let wx = item % wpr;
@@ -119,5 +119,5 @@ fn walker_step(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocat
     if (ry >= regionsY) { break; }
     if (walker_region(g, ry * wpr + wx)) { changed = true; }
   }
-  if (changed) { report_flags(t, localIndex, FLAG_CHANGED); }
+  if (changed) { report_flags(w.tileIndex, localIndex, FLAG_CHANGED); }
 }

@@ -65,12 +65,12 @@ fn edge_bits(diff: u32, y: u32, y0: u32, y1: u32) -> u32 {
 // One work item runs a column of up to REGIONS_PER_ITEM regions (fewer workgroups per dispatch: with one
 // generation per dispatch, tens of thousands of dispatches each launch every workgroup of the grid).
 fn wave_item(workgroupId: vec3u, localIndex: u32, generations: u32) {
-  let t = tile_index(workgroupId);
-  if (t >= batch.tileCount) { return; }
-  let tile = tiles[t];
-  let g = grids[tile.grid];
-  let item = tile.firstItem + localIndex;
-  if (item >= g.items) { return; }
+  let w = work_item(workgroupId, localIndex);
+  if (!w.valid) {
+    return;
+  }
+  let g = w.grid;
+  let item = w.item;
   let wpr = (g.width + 31u) / 32u;
   let regionsY = (g.height + REGION_ROWS - 1u) / REGION_ROWS;
   let wx = item % wpr;
@@ -81,7 +81,7 @@ fn wave_item(workgroupId: vec3u, localIndex: u32, generations: u32) {
     if (ry >= regionsY) { break; }
     if (wave_region(g, ry * wpr + wx, generations)) { changed = true; }
   }
-  if (changed) { report_flags(t, localIndex, FLAG_CHANGED); }
+  if (changed) { report_flags(w.tileIndex, localIndex, FLAG_CHANGED); }
 }
 
 // Runs one region if it may change; returns whether it changed.
