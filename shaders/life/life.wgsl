@@ -104,9 +104,7 @@ fn load_row_sums(g: Grid, wordsPerRow: u32, k: Columns, row: i32) -> RowSums {
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn life_step(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
   let w = work_item(workgroupId, localIndex);
-  if (!w.valid) {
-    return;
-  }
+  if (!w.valid) { return; }
   let g = w.grid;
   let item = w.item;
   let wordsPerRow = (g.width + 31u) / 32u;
@@ -177,9 +175,7 @@ fn block_row_sums(cells: ptr<function, array<u32, 1024>>, base: u32, cols: u32, 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn life_multi(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
   let w = work_item(workgroupId, localIndex);
-  if (!w.valid) {
-    return;
-  }
+  if (!w.valid) { return; }
   let g = w.grid;
   let item = w.item;
   let wordsPerRow = (g.width + 31u) / 32u;

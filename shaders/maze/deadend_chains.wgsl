@@ -98,9 +98,7 @@ fn word_at(geom: Geom, wx: u32, y: u32) -> u32 {
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn deadend_chains(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
   let w = work_item(workgroupId, localIndex);
-  if (!w.valid) {
-    return;
-  }
+  if (!w.valid) { return; }
   let g = w.grid;
   let region = w.item;
   var geom: Geom;

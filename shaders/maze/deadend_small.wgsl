@@ -24,9 +24,7 @@ fn settle_row(row: u32, up: u32, down: u32, pin: u32) -> u32 {
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn deadend_small(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
   let w = work_item(workgroupId, localIndex);
-  if (!w.valid) {
-    return;
-  }
+  if (!w.valid) { return; }
   let g = w.grid;
   let item = w.item;
   let wx = aux[g.auxOffset + 3u * item];

@@ -6,9 +6,7 @@
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn deadend_step(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
   let w = work_item(workgroupId, localIndex);
-  if (!w.valid) {
-    return;
-  }
+  if (!w.valid) { return; }
   let g = w.grid;
   let item = w.item;
   let wpr = (g.width + 31u) / 32u;

@@ -104,9 +104,7 @@ fn walker_region(g: Grid, region: u32) -> bool {
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn walker_step(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
   let w = work_item(workgroupId, localIndex);
-  if (!w.valid) {
-    return;
-  }
+  if (!w.valid) { return; }
   let g = w.grid;
   let item = w.item;
   let wpr = (g.width + 7u) / 8u;

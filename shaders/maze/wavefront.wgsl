@@ -66,9 +66,7 @@ fn edge_bits(diff: u32, y: u32, y0: u32, y1: u32) -> u32 {
 // generation per dispatch, tens of thousands of dispatches each launch every workgroup of the grid).
 fn wave_item(workgroupId: vec3u, localIndex: u32, generations: u32) {
   let w = work_item(workgroupId, localIndex);
-  if (!w.valid) {
-    return;
-  }
+  if (!w.valid) { return; }
   let g = w.grid;
   let item = w.item;
   let wpr = (g.width + 31u) / 32u;
