@@ -75,6 +75,7 @@ async function genCommand(args: Args): Promise<number> {
     seed: intOption(args.options, 'seed', Date.now() % 1_000_000),
     count: intOption(args.options, 'count', 1, 1),
     options: args.options,
+    readFile: (path) => readFileSync(path),
   });
   if (args.options.out) writeFileSync(String(args.options.out), text);
   else process.stdout.write(text);

@@ -51,6 +51,9 @@ export interface GenerateOptions {
   seed: number;
   count: number;
   options: Record<string, string | boolean>;
+  /** reads an input file a generator names in its options (e.g. a picture); the host's I/O, so kinds stay
+   * free of node:fs and load in the browser */
+  readFile(path: string): Uint8Array;
 }
 
 export interface PuzzleKind<P = unknown> {

@@ -1,7 +1,6 @@
 // `cellsolve gen nonogram`: puzzles from random pictures (or a PNG), keeping only those with exactly one solution
 // (the CPU solver counts up to two), each labelled with the weakest means that solves it: line logic alone (the
 // automaton), probing, or search.
-import { readFileSync } from 'node:fs';
 import type { GenerateOptions } from '../types.ts';
 import { formatGameId, formatNon, formatTournament, pictureToPuzzle, readPngPicture, type Nonogram } from './codec.ts';
 import { solveCpu, type Level } from './reference.ts';
@@ -73,7 +72,7 @@ export function generateCommand(opts: GenerateOptions): string {
   const out: string[] = [];
   const note = (s: string) => process.stderr.write(s + '\n');
   if (typeof o.image === 'string') {
-    const pic = readPngPicture(readFileSync(o.image));
+    const pic = readPngPicture(opts.readFile(o.image));
     const g = fromPicture(pic.cells, pic.width, pic.height, o.image.replace(/^.*\//, ''));
     const verdict =
       g.status === 'solved' ? `uniquely solvable, ${g.level === 'line' ? 'line logic alone suffices' : `needs ${g.level}`}` : g.status === 'multiple' ? 'NOT uniquely solvable (two solutions found)' : `not solved (${g.status})`;
