@@ -37,7 +37,7 @@ export interface ViewerPage {
   page: Page;
   server: PreviewServer;
   url: string;
-  /** console errors and uncaught page errors seen so far */
+  /** console errors and warnings, and uncaught page errors seen so far */
   errors: string[];
   close(): Promise<void>;
 }
@@ -59,7 +59,8 @@ export async function openViewer(width = 1200, height = 800): Promise<ViewerPage
   const page = await browser.newPage();
   const errors: string[] = [];
   page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(`console.error: ${m.text()}`);
+    // a warning is a fault too: e.g. the kind registry failing to load in the browser only warns
+    if (m.type() === 'error' || m.type() === 'warn') errors.push(`console.${m.type()}: ${m.text()}`);
   });
   page.on('pageerror', (e) => errors.push(`page error: ${(e as Error).message}`));
   await page.goto(url, { waitUntil: 'load' });
