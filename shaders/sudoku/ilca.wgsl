@@ -3,7 +3,7 @@
 // src/puzzles/sudoku/ilca.ts. Rectangular boxes only.
 // State per cell: n f32 log-probabilities, then action | step << 8 | given << 31.
 // aux: f32 log r(d) for d = 0..|N|, then log p(d) (DEAD where p(d) <= 0).
-// param0: shape (n | boxW << 8 | boxH << 16), param1: sr | normalised << 16 (no cap at log P = 0), param2: seed,
+// param0: shape (n | boxW << 8 | boxH << 16), param1: sr | capped << 16 (log P never above 0), param2: seed,
 // param3: |N| (peers per cell).
 // Finalized cells (degree == |N|) raise nothing; others raise FLAG_CHANGED | FLAG_PENDING, so a grid whose
 // every cell is finalized is `done` (Algorithm 1, line 16).
@@ -106,7 +106,7 @@ fn ilca_step(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocatio
   boxW = (g.param0 >> 8u) & 0xffu;
   boxH = (g.param0 >> 16u) & 0xffu;
   let sr = g.param1 & 0xffffu;
-  let normalised = (g.param1 & 0x10000u) != 0u;
+  let capped = (g.param1 & 0x10000u) != 0u;
   let seed = g.param2;
   let N = g.param3;
   let cells = n * n;
@@ -162,7 +162,7 @@ fn ilca_step(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocatio
       for (var v = 0u; v < n; v++) {
         live += select(0u, 1u, p[v] > DEAD_BELOW);
       }
-      var next = select(min(cur + f, 0.0), cur + f, normalised); // probabilities saturate at 1 (log 0)
+      var next = select(cur + f, min(cur + f, 0.0), capped); // capped: probabilities saturate at 1 (log 0)
       if (f <= DEAD_BELOW) {
         next = select(DEAD, cur, live == 1u); // a lone live action stays at 100%
       }

@@ -18,10 +18,13 @@
 //    cell weight 1 on each value no given peer holds, 0 on the rest. Equal weights 1 (not 1/k) because Algorithm 3
 //    sets a live action's P to 1 and a dead one's to 0 to "reset the probability" (section 6): the reset vector is
 //    then the initial one. Cells left with one candidate keep it at 100% for good, as Fig. 4e says of C5,5.
-//  - A weight is a probability and never exceeds 1 (rewards saturate; "a constant probability of 100%"). The
-//    other reading, weights normalised after each update as in Fig. 4's stacked plots, keeps the ratios, hence the
-//    argmax, of unbounded products; `normalised: true` runs it (log P without the cap). We keep log P in f32;
-//    factors come from a host table, so GPU and CPU add the same floats.
+//  - eq. 7 multiplies one entry by r > 1, so P leaves [0, 1] unless it is renormalised; Fig. 4 plots each cell's
+//    vector as stacked areas that sum to 1 ("increasing their area, if rewarded", the others "shrinking"). We
+//    read it so: P normalised after each update, which keeps the ratios, hence the argmax, of the unbounded
+//    products; we hold log P in f32 unbounded (factors come from a host table, so GPU and CPU add the same floats).
+//    The other reading, `capped: true`, keeps each weight a probability of its own, never above 1 (rewards
+//    saturate): it resolves more (README), but then rewards from the initial weight 1 do nothing and lr hardly
+//    matters, while the paper's lp/lr sweep (Fig. 6) changes its results a lot.
 //  - Algorithm 3 writes "if P(c) > 0 then P(c) = 1 else 0"; c is read as every action of the cell (the paper uses
 //    c for any of the n states, Fig. 4), not just the chosen one: setting only the chosen action to 1 would
 //    entrench it, the opposite of a reset (measured worse too).
@@ -59,8 +62,8 @@ export interface IlcaParams {
   steps: number;
   /** improvement: start from the elimination automaton's fixpoint (its solved cells become givens) */
   eliminate?: boolean;
-  /** the other reading of eq. 7: weights normalised after each update (unbounded log P), not capped at 1 */
-  normalised?: boolean;
+  /** the other reading of eq. 7: weights are probabilities capped at 1 (rewards saturate), not normalised */
+  capped?: boolean;
 }
 
 export const ILCA_PRESETS: Record<string, IlcaParams> = {
@@ -70,8 +73,10 @@ export const ILCA_PRESETS: Record<string, IlcaParams> = {
   'sr=40': { lr: 1, lp: 1, sr: 40, steps: 250 },
   'lp/lr=15,sr=50': { lr: 1 / 15, lp: 1, sr: 50, steps: 250 },
   'lp/lr=15,sr=65': { lr: 1 / 15, lp: 1, sr: 65, steps: 250 },
-  // ours: the same learning automaton started from the elimination automaton's candidates
-  improved: { lr: 1, lp: 1, sr: 40, steps: 250, eliminate: true },
+  // the capped reading of eq. 7 (weights never above 1), which resolves more than the normalised one
+  'capped,sr=40': { lr: 1, lp: 1, sr: 40, steps: 250, capped: true },
+  // ours: capped weights, started from the elimination automaton's candidates, reset every 20 steps
+  improved: { lr: 1, lp: 1, sr: 20, steps: 250, eliminate: true, capped: true },
 };
 
 /** The paper's Table 1: difficulty levels and their d values (33/34/33 puzzles each of 100). */
@@ -96,8 +101,8 @@ export function paperPuzzle(d: number, random: () => number): SudokuPuzzle {
 export const DEAD = -1e30;
 const DEAD_BELOW = -1e29;
 const GIVEN = 0x80000000;
-/** param1 bit: normalised weights (no cap at log P = 0) */
-const NORMALISED = 1 << 16;
+/** param1 bit: capped weights (log P never above 0) */
+const CAPPED = 1 << 16;
 
 export function peerCount(p: SudokuPuzzle): number {
   return 2 * (p.n - 1) + (p.boxW - 1) * (p.boxH - 1);
@@ -199,7 +204,7 @@ export function ilcaInitial(p: SudokuPuzzle, seed: number, params: IlcaParams): 
 }
 
 /** One time-step for all cells (CPU twin of ilca_step). Returns the next state and the cells not finalized. */
-export function ilcaStep(p: SudokuPuzzle, s: IlcaState, table: Float32Array, seed: number, sr: number, normalised = false): { next: IlcaState; unfinished: number } {
+export function ilcaStep(p: SudokuPuzzle, s: IlcaState, table: Float32Array, seed: number, sr: number, capped = false): { next: IlcaState; unfinished: number } {
   const n = p.n;
   const W = n + 1;
   const cells = n * n;
@@ -254,7 +259,7 @@ export function ilcaStep(p: SudokuPuzzle, s: IlcaState, table: Float32Array, see
       let next: number;
       if (cur <= DEAD_BELOW) next = DEAD;
       else if (f <= DEAD_BELOW) next = live > 1 ? DEAD : cur; // a lone live action stays at 100%
-      else next = normalised ? Math.fround(cur + f) : Math.min(0, Math.fround(cur + f));
+      else next = capped ? Math.min(0, Math.fround(cur + f)) : Math.fround(cur + f);
       floats[at + c - 1] = next;
     }
     words[at + n] = (chooseAction(floats, at, n, tieHash(seed, x, step), c) | (step << 8)) >>> 0;
@@ -273,7 +278,7 @@ export function ilcaRunCpu(p: SudokuPuzzle, seed: number, params: IlcaParams): {
   const table = factorTable(p, params);
   let s = ilcaInitial(p, seed, params);
   for (let step = 1; step <= params.steps; step++) {
-    const r = ilcaStep(p, s, table, seed, params.sr, params.normalised);
+    const r = ilcaStep(p, s, table, seed, params.sr, params.capped);
     if (r.unfinished === 0) return { solved: true, steps: step, values: ilcaValues(p, s) };
     s = r.next;
   }
@@ -297,7 +302,7 @@ export function ilcaInput(p: SudokuPuzzle, seed: number, params: IlcaParams): Gr
     items: Math.min(p.n * p.n, WORKGROUP_SIZE),
     state: s.words,
     aux: new Uint32Array(factorTable(p, params).buffer),
-    params: [shapeParam(p), (params.sr & 0xffff) | (params.normalised ? NORMALISED : 0), seed >>> 0, peerCount(p)],
+    params: [shapeParam(p), (params.sr & 0xffff) | (params.capped ? CAPPED : 0), seed >>> 0, peerCount(p)],
     maxGenerations: params.steps,
   };
 }
