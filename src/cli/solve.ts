@@ -2,6 +2,7 @@
 // the kind (one batch, chunked by the engine where needed), verifies every solution on the CPU, prints.
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Batch } from '../engine/batch.ts';
 import type { GpuContext } from '../gpu/context.ts';
 import { findKind, kinds } from '../puzzles/registry.ts';
 import type { PuzzleRecord, SolveResult } from '../puzzles/types.ts';
@@ -55,6 +56,12 @@ export async function solveCommand(ctx: () => Promise<GpuContext>, args: Args): 
   const results = new Map<PuzzleRecord<unknown>, SolveResult>();
   if (puzzles.length) {
     const gpu = await ctx();
+    if (kind.rules) {
+      // CLI.md: `ms` excludes pipeline compilation, reported here once per call
+      const c0 = performance.now();
+      await Batch.compile(gpu, kind.rules(method, o));
+      process.stderr.write(`${kind.name}: pipelines ready in ${((performance.now() - c0) / 1000).toFixed(2)} s\n`);
+    }
     const bar = progressBar(`solving ${puzzles.length} ${kind.name}`);
     const t0 = performance.now();
     const solved = await kind.solve(gpu, puzzles.map((r) => r.puzzle), {

@@ -157,6 +157,12 @@ export class Batch {
     return new Batch(ctx, rule, { common, state }, { oneGen, multiGen }, opts.maxWords);
   }
 
+  /** Compiles the rules' pipelines into the context's cache ahead of any batch, so that a caller can time
+   * compilation apart from solving (CLI.md: `ms` excludes it). */
+  static async compile(ctx: GpuContext, rules: readonly Rule[]): Promise<void> {
+    for (const rule of rules) (await Batch.create(ctx, rule)).destroy();
+  }
+
   /** Words a grid needs in the state buffer; a grid larger than the device allows gets a clear error. */
   static checkFits(ctx: GpuContext, grid: GridInput): void {
     const limit = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);

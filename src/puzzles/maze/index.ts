@@ -4,7 +4,8 @@
 // verifies on the CPU before it says solved.
 import { UsageError } from '../../cli/args.ts';
 import type { GpuContext } from '../../gpu/context.ts';
-import { Batch, type Mode } from '../../engine/batch.ts';
+import type { Mode } from '../../engine/batch.ts';
+import type { Rule } from '../../engine/rule.ts';
 import type { GenerateOptions, PuzzleKind, PuzzleRecord, SolveOptions, SolveResult } from '../types.ts';
 import { formatPng, formatText, mazeToText, movesToPath, parseMazes, pathToMoves, type Maze } from './codec.ts';
 import { generateMaze, type Algorithm } from './generate.ts';
@@ -124,33 +125,23 @@ async function solveAll(ctx: GpuContext, mazes: Maze[], opts: SolveOptions): Pro
   return parts;
 }
 
-const compiled = new WeakMap<GpuContext, Set<string>>();
-
-/** Compiles the method's pipelines once per device (a Batch.create does it; the pipelines are cached there). */
-async function compileRules(ctx: GpuContext, method: string): Promise<void> {
+/** The rules a method runs (the CLI compiles them before timing the solve). */
+function rulesFor(method: string): Rule[] {
   const deadend = [deadendChainsRule, deadendSmallRule, deadendSyncRule];
-  const rules = method === 'walker' ? [walkerRule] : method === 'deadend' ? deadend : method === 'wavefront' ? [wavefrontRule] : [...deadend, wavefrontRule];
-  let done = compiled.get(ctx);
-  if (!done) compiled.set(ctx, (done = new Set()));
-  for (const rule of rules) {
-    if (done.has(rule.name)) continue;
-    (await Batch.create(ctx, rule)).destroy();
-    done.add(rule.name);
-  }
+  return method === 'walker' ? [walkerRule] : method === 'deadend' ? deadend : method === 'wavefront' ? [wavefrontRule] : [...deadend, wavefrontRule];
 }
 
 export const mazeKind: PuzzleKind<Maze> = {
   name: 'maze',
   methods: ['auto', 'deadend', 'wavefront', 'walker'],
   defaultMethod: 'auto',
+  rules: rulesFor,
 
   parse(input: Uint8Array, file: string): PuzzleRecord<Maze>[] {
     return parseMazes(input, file).map((r) => ({ file, line: r.line, puzzle: r.maze, error: r.error, form: r.maze?.rows ? 'text' : 'png' }));
   },
 
   async solve(ctx: GpuContext, puzzles: Maze[], opts: SolveOptions): Promise<SolveResult[]> {
-    // CLI.md: ms excludes pipeline compilation, so compile (or take from the cache) first
-    await compileRules(ctx, opts.method);
     const t0 = performance.now();
     const parts = await solveAll(ctx, puzzles, opts);
     const ms = performance.now() - t0;
