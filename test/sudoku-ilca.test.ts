@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { Batch } from '../src/engine/batch.ts';
 import { parseSudoku } from '../src/puzzles/sudoku/codec.ts';
 import { emptyPuzzle, randomPuzzle, rng } from '../src/puzzles/sudoku/generate.ts';
-import { factorTable, ILCA_PRESETS, ilcaInitial, ilcaInput, ilcaRule, ilcaRunCpu, ilcaStep, paperPuzzle, runIlca, type IlcaParams } from '../src/puzzles/sudoku/ilca.ts';
+import { factorTable, ILCA_PRESETS, ilcaInitial, ilcaInput, ilcaRule, ilcaRunCpu, ilcaStep, ilcaValues, paperD, paperPuzzle, runIlca, type IlcaParams } from '../src/puzzles/sudoku/ilca.ts';
 import { gridString, verify, type SudokuPuzzle } from '../src/puzzles/sudoku/reference.ts';
 import { skipGpu, withDevice } from './gpu.ts';
 
@@ -69,5 +69,57 @@ describe.skipIf(skipGpu)('ILCA: GPU against the CPU twin', () => {
         if (a[i].solved) expect(verify(p, gridString(a[i].values))).toBe(true);
       });
     });
+  });
+});
+
+describe('ILCA: the reading of the paper (CPU twin)', () => {
+  const p = paperPuzzle(0.5, rng(3));
+  const W = p.n + 1;
+
+  it('starts every live candidate at weight 1 (log 0), dead ones at 0; givens hold their value', () => {
+    const s = ilcaInitial(p, 1, ILCA_PRESETS.base);
+    for (let i = 0; i < 81; i++) {
+      const live = Array.from(s.floats.subarray(i * W, i * W + 9)).filter((x) => x === 0).length;
+      if (p.givens[i]) expect([live, s.words[i * W + 9] & 0xff]).toEqual([1, p.givens[i]]);
+      else expect(live).toBeGreaterThan(0);
+    }
+  });
+
+  it('Algorithm 3 puts a cell of a wrong unit back to its initial vector; Algorithm 1 moves one weight', () => {
+    const params = { ...ILCA_PRESETS.base, sr: 2 };
+    const table = factorTable(p, params);
+    const s0 = ilcaInitial(p, 5, params);
+    const s1 = ilcaStep(p, s0, table, 5, params.sr).next; // step 1: Algorithm 1
+    let moved = 0;
+    for (let i = 0; i < 81; i++) for (let v = 0; v < 9; v++) if (s1.floats[i * W + v] !== s0.floats[i * W + v]) moved++;
+    expect(moved).toBeGreaterThan(0);
+    expect(moved).toBeLessThanOrEqual(81 - p.givens.filter((g) => g).length);
+    const s2 = ilcaStep(p, s1, table, 5, params.sr).next; // step 2: Algorithm 3 (the grid is not solved yet)
+    const sums = ilcaValues(p, s1);
+    for (let i = 0; i < 81; i++) {
+      if (p.givens[i]) continue;
+      const r = Math.floor(i / 9);
+      const c = i % 9;
+      const b = Math.floor(r / 3) * 3 * 9 + Math.floor(c / 3) * 3;
+      const sum = (cells: number[]) => cells.reduce((a, k) => a + sums[k], 0);
+      const ok = sum([0, 1, 2, 3, 4, 5, 6, 7, 8].map((k) => r * 9 + k)) === 45 && sum([0, 1, 2, 3, 4, 5, 6, 7, 8].map((k) => k * 9 + c)) === 45 && sum([0, 1, 2, 9, 10, 11, 18, 19, 20].map((k) => b + k)) === 45;
+      const want = ok ? s1.floats.subarray(i * W, i * W + 9) : s0.floats.subarray(i * W, i * W + 9);
+      expect(Array.from(s2.floats.subarray(i * W, i * W + 9)), `cell ${i}`).toEqual(Array.from(want));
+    }
+  });
+
+  it('a cell never loses its last live action (eq. 9 below 0 with a large lp)', () => {
+    const params = { ...ILCA_PRESETS['lp=3.5'], lp: 20 };
+    const table = factorTable(p, params);
+    let s = ilcaInitial(p, 9, params);
+    for (let t = 0; t < 30; t++) s = ilcaStep(p, s, table, 9, 0).next;
+    for (let i = 0; i < 81; i++) expect(Array.from(s.floats.subarray(i * W, i * W + 9)).some((x) => x > -1e29), `cell ${i}`).toBe(true);
+  });
+
+  it('draws the paper-like levels as Table 1 does: 33/34/33 at three d values', () => {
+    const ds = [0.25, 0.3, 0.35];
+    const counts = [0, 0, 0];
+    for (let i = 0; i < 100; i++) counts[ds.indexOf(paperD(ds, i, 100))]++;
+    expect(counts).toEqual([33, 34, 33]);
   });
 });
