@@ -27,7 +27,7 @@ struct Params {
 
 // one word per puzzle job: the offset of its header in `input`
 //   header: shape (n | boxW << 8 | boxH << 16 | variant << 24), masks offset, jigsaw region lists offset
-//   (every region's cells in order), result offset
+//   (every region's cells in order; 0 for boxes), result offset
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> input: array<u32>;
 // per puzzle at its result offset: RESULT_HEADER words (status, nodes, splits, depth, sweeps of the puzzle
@@ -40,6 +40,8 @@ struct Params {
 
 override WORKGROUP_SIZE: u32 = 4u;
 const MAX_CELLS: u32 = 625u;
+// every unit's cells (3n + 2 units of n cells, n <= 25)
+const MAX_UNIT_CELLS: u32 = 1925u;
 
 const RESULT_HEADER: u32 = 8u;
 const RULE_LOCKED: u32 = 4u;
@@ -58,6 +60,9 @@ const SWEEP_CONTRADICTION: u32 = 2u;
 const SWEEP_SOLVED: u32 = 3u;
 
 var<private> cells: array<u32, MAX_CELLS>;
+// the cells of unit u at u * n .. u * n + n - 1 (rows, columns, regions, diagonals), filled per shape: a sweep
+// reads a cell's index from here rather than computing it (SwiftShader pays for every instruction, per lane)
+var<private> unitCells: array<u32, MAX_UNIT_CELLS>;
 
 struct Shape {
   n: u32,
@@ -65,39 +70,36 @@ struct Shape {
   boxH: u32,
   variant: u32,
   full: u32,
-  regions: u32,
+  units: u32,
 }
-
-// A unit's cells, walked flat: from `base`, +1 within a run of `inner` cells, `wrap` from a run's last cell to the
-// next run's first (rows: one run of n; columns and diagonals: runs of 1; boxes: boxH runs of boxW). Jigsaw
-// regions are read from their list in `input` instead: `walk_first` and `walk_next` come from lane-boxes.wgsl or
-// lane-jigsaw.wgsl, joined after this file (two pipelines, so that box grids pay nothing for jigsaw lists).
-// Walk = vec4u(base, inner, wrap, list)
-const NO_LIST: u32 = 0xffffffffu;
 
 fn is_single(v: u32) -> bool {
   return (v & (v - 1u)) == 0u;
 }
 
-fn unit_count(s: Shape) -> u32 {
-  return select(3u * s.n, 3u * s.n + 2u, (s.variant & VARIANT_DIAGONAL) != 0u);
+fn shape_of(param: u32) -> Shape {
+  let n = param & 0xffu;
+  let variant = param >> 24u;
+  let units = select(3u * n, 3u * n + 2u, (variant & VARIANT_DIAGONAL) != 0u);
+  return Shape(n, (param >> 8u) & 0xffu, (param >> 16u) & 0xffu, variant, select((1u << n) - 1u, 0xffffffffu, n >= 32u), units);
 }
 
-// Selects rather than branches: SwiftShader runs both sides of a branch (masked), and each costs more than the
-// arithmetic here.
-fn unit_walk(s: Shape, u: u32) -> vec4u {
+fn fill_units(s: Shape, regions: u32) {
   let n = s.n;
-  let kind = min(u / n, 3u);
-  let k = u - kind * n;
-  let perRow = n / s.boxW;
-  let boxBase = (k / perRow) * s.boxH * n + (k % perRow) * s.boxW;
   let jigsaw = (s.variant & VARIANT_JIGSAW) != 0u;
-  var w = vec4u(k * n, n, 1u, NO_LIST);
-  w = select(w, vec4u(k, 1u, n, NO_LIST), kind == 1u);
-  w = select(w, vec4u(boxBase, s.boxW, n - s.boxW + 1u, NO_LIST), kind == 2u && !jigsaw);
-  w = select(w, vec4u(0u, 1u, n, s.regions + k * n), kind == 2u && jigsaw);
-  w = select(w, vec4u(select(0u, n - 1u, k == 1u), 1u, select(n + 1u, n - 1u, k == 1u), NO_LIST), kind == 3u);
-  return w;
+  let perRow = n / s.boxW;
+  for (var k = 0u; k < n; k++) {
+    for (var i = 0u; i < n; i++) {
+      unitCells[k * n + i] = k * n + i;
+      unitCells[(n + k) * n + i] = i * n + k;
+      let box = ((k / perRow) * s.boxH + i / s.boxW) * n + (k % perRow) * s.boxW + i % s.boxW;
+      unitCells[(2u * n + k) * n + i] = select(box, input[min(regions + k * n + i, arrayLength(&input) - 1u)], jigsaw);
+    }
+  }
+  for (var i = 0u; i < n && (s.variant & VARIANT_DIAGONAL) != 0u; i++) {
+    unitCells[3u * n * n + i] = i * n + i;
+    unitCells[3u * n * n + n + i] = i * n + n - 1u - i;
+  }
 }
 
 // One sweep of naked and hidden singles over every unit, in place.
@@ -105,46 +107,38 @@ fn sweep_singles(s: Shape) -> u32 {
   var changed = false;
   var pending = false;
   var bad = false;
-  let units = unit_count(s);
-  for (var u = 0u; u < units && !bad; u++) {
-    let w = unit_walk(s, u);
-    let first = walk_first(w);
+  let n = s.n;
+  for (var u = 0u; u < s.units && !bad; u++) {
+    let base = u * n;
     var once = 0u;
     var twice = 0u;
     var solved = 0u;
     var clash = 0u;
-    var open = 0u;
-    var x = first;
-    var j = 0u;
-    for (var k = 0u; k < s.n; k++) {
-      let m = cells[x];
+    for (var k = 0u; k < n; k++) {
+      let m = cells[unitCells[base + k]];
       twice |= once & m;
       once |= m;
       let single = is_single(m);
       clash |= select(0u, solved & m, single);
       solved |= select(0u, m, single);
-      open |= select(m, 0u, single);
-      x = walk_next(w, x, &j, k);
     }
     bad = once != s.full || clash != 0u;
-    // values with one place left that is not solved yet; solved values still open elsewhere in the unit
+    // values with one place left that is not solved yet; solved values still open elsewhere in the unit (twice,
+    // and no clash: in an open cell); open cells remain while a value is in two cells or only in open ones
     let hidden = once & ~twice & ~solved;
-    let remove = open & solved;
-    pending = pending || open != 0u;
-    // a loop, not a branch, so that no lane pays for it when no lane needs it
+    let remove = twice & solved;
+    pending = pending || (twice | (once ^ solved)) != 0u;
+    // a loop on the lanes' own condition, not a branch, so that no lane pays for it when none needs it
     let apply = (hidden | remove) != 0u && !bad;
-    x = first;
-    j = 0u;
-    for (var k = 0u; k < s.n && apply; k++) {
+    for (var k = 0u; k < n && apply; k++) {
+      let x = unitCells[base + k];
       let m = cells[x];
       var next = select(m & ~solved, m, is_single(m));
       let place = next & hidden;
-      bad = bad || !is_single(place);
       next = select(next, place, place != 0u);
-      bad = bad || next == 0u;
+      bad = bad || !is_single(place) || next == 0u;
       cells[x] = next;
       changed = changed || next != m;
-      x = walk_next(w, x, &j, k);
     }
   }
   if (bad) {
@@ -156,79 +150,75 @@ fn sweep_singles(s: Shape) -> u32 {
   return select(SWEEP_SOLVED, SWEEP_STALLED, pending);
 }
 
-// Locked candidates along one direction (rows, or columns): lines are grouped in bands of `perBand` lines that
-// cross boxes in segments of `segLen` cells. A value open in a segment and nowhere else on its line leaves the
-// box's other lines (claiming); one open in the segment and nowhere else in its box leaves the line's other
-// segments (pointing). Cell (line l, position p) = l * lineStride + p * posStride.
-fn locked_direction(s: Shape, lineStride: u32, posStride: u32, perBand: u32, segLen: u32) -> u32 {
+// Locked candidates along one direction (rows, or columns), band by band: a band is `perBand` lines crossing
+// `segs` boxes in segments of `segLen` cells; seg[i * segs + b] holds the candidates of line i inside box b.
+// Claiming: a value of a segment in no other segment of its line leaves the box's other segments. Pointing: a
+// value of a segment in no other segment of its box leaves the line's other segments. A value in two segments of
+// a line (box) is in twiceLine[i] (twiceBox[b]), so a segment's claim is seg & ~twiceLine and its point
+// seg & ~twiceBox. Cell (line l, position p) = l * lineStride + p * posStride. Returns true when a cell changed.
+var<private> seg: array<u32, 32>;
+var<private> onceBox: array<u32, 32>;
+var<private> twiceBox: array<u32, 32>;
+var<private> claimBox: array<u32, 32>;
+var<private> twiceLine: array<u32, 32>;
+var<private> pointLine: array<u32, 32>;
+
+fn locked_direction(s: Shape, lineStride: u32, posStride: u32, perBand: u32, segLen: u32) -> bool {
   let n = s.n;
   let segs = n / segLen;
   var changed = false;
-  var seg: array<u32, 32>;
-  var segOpen: array<u32, 32>;
   for (var band = 0u; band < n; band += perBand) {
-    // seg[i * segs + b]: candidates of line band + i inside box b of the band
+    for (var b = 0u; b < segs; b++) {
+      onceBox[b] = 0u;
+      twiceBox[b] = 0u;
+      claimBox[b] = 0u;
+    }
+    // the segments, and which values are in two segments of a line, of a box
     for (var i = 0u; i < perBand; i++) {
+      var once = 0u;
+      var twice = 0u;
       for (var b = 0u; b < segs; b++) {
+        var x = (band + i) * lineStride + b * segLen * posStride;
         var all = 0u;
-        var open = 0u;
         for (var p = 0u; p < segLen; p++) {
-          let m = cells[(band + i) * lineStride + (b * segLen + p) * posStride];
-          all |= m;
-          open |= select(m, 0u, is_single(m));
+          all |= cells[x];
+          x += posStride;
         }
         seg[i * segs + b] = all;
-        segOpen[i * segs + b] = open;
+        twice |= once & all;
+        once |= all;
+        twiceBox[b] |= onceBox[b] & all;
+        onceBox[b] |= all;
       }
+      twiceLine[i] = twice;
     }
     for (var i = 0u; i < perBand; i++) {
+      var point = 0u;
       for (var b = 0u; b < segs; b++) {
-        let here = segOpen[i * segs + b];
-        if (here == 0u) {
-          continue;
-        }
-        var lineRest = 0u;
-        for (var b2 = 0u; b2 < segs; b2++) {
-          lineRest |= select(seg[i * segs + b2], 0u, b2 == b);
-        }
-        var boxRest = 0u;
-        for (var i2 = 0u; i2 < perBand; i2++) {
-          boxRest |= select(seg[i2 * segs + b], 0u, i2 == i);
-        }
-        let claim = here & ~lineRest;
-        let point = here & ~boxRest;
-        if (claim != 0u) {
-          for (var i2 = 0u; i2 < perBand; i2++) {
-            if (i2 == i) {
-              continue;
-            }
-            for (var p = 0u; p < segLen; p++) {
-              let x = (band + i2) * lineStride + (b * segLen + p) * posStride;
-              let m = cells[x];
-              if ((m & claim) != 0u) {
-                cells[x] = m & ~claim;
-                changed = true;
-              }
-            }
-          }
-        }
-        if (point != 0u) {
-          for (var q = 0u; q < n; q++) {
-            if (q / segLen == b) {
-              continue;
-            }
-            let x = (band + i) * lineStride + q * posStride;
-            let m = cells[x];
-            if ((m & point) != 0u) {
-              cells[x] = m & ~point;
-              changed = true;
-            }
-          }
+        let all = seg[i * segs + b];
+        claimBox[b] |= all & ~twiceLine[i];
+        point |= all & ~twiceBox[b];
+      }
+      pointLine[i] = point;
+    }
+    // a segment loses what other segments of its box claim and other segments of its line point at
+    for (var i = 0u; i < perBand; i++) {
+      for (var b = 0u; b < segs; b++) {
+        let all = seg[i * segs + b];
+        let mine = all & ~twiceLine[i];
+        let minePoint = all & ~twiceBox[b];
+        let lose = ((claimBox[b] & ~mine) | (pointLine[i] & ~minePoint)) & all;
+        var x = (band + i) * lineStride + b * segLen * posStride;
+        for (var p = 0u; p < segLen && lose != 0u; p++) {
+          let m = cells[x];
+          cells[x] = m & ~lose;
+          changed = changed || (m & lose) != 0u;
+          x += posStride;
         }
       }
     }
   }
-  return select(SWEEP_STALLED, SWEEP_CHANGED, changed);
+  return changed;
 }
 
 // The cell with the fewest candidates (the first with two).
@@ -251,8 +241,9 @@ fn branch_cell(total: u32) -> u32 {
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn sudoku_lanes(@builtin(global_invocation_id) id: vec3u) {
   let stack = id.x * params.depthCap * params.stride;
-  let lockedRule = LOCKED_CANDIDATES && (params.rules & RULE_LOCKED) != 0u;
+  let lockedRule = (params.rules & RULE_LOCKED) != 0u;
   var s: Shape;
+  var shapeKey = vec2u(0xffffffffu);
   var total = 0u;
   var out = 0u;
   var busy = false;
@@ -271,8 +262,15 @@ fn sudoku_lanes(@builtin(global_invocation_id) id: vec3u) {
       }
       let header = input[job];
       let param = input[header];
-      let n = param & 0xffu;
-      s = Shape(n, (param >> 8u) & 0xffu, (param >> 16u) & 0xffu, param >> 24u, select((1u << n) - 1u, 0xffffffffu, n >= 32u), input[header + 2u]);
+      let regions = input[header + 2u];
+      let key = vec2u(param, regions);
+      s = shape_of(param);
+      // the unit table of the shape, when it is not the previous puzzle's
+      for (var fresh = any(key != shapeKey); fresh; fresh = false) {
+        fill_units(s, regions);
+        shapeKey = key;
+      }
+      let n = s.n;
       total = n * n;
       out = input[header + 3u];
       let masks = input[header + 1u];
@@ -290,10 +288,11 @@ fn sudoku_lanes(@builtin(global_invocation_id) id: vec3u) {
     sweeps++;
     var r = sweep_singles(s);
     // singles stalled: locked candidates, and if they change something, singles again next turn
-    if (r == SWEEP_STALLED && lockedRule) {
+    // (boxes against lines: not for jigsaw regions)
+    if (r == SWEEP_STALLED && lockedRule && (s.variant & VARIANT_JIGSAW) == 0u) {
       let a = locked_direction(s, s.n, 1u, s.boxH, s.boxW);
       let b = locked_direction(s, 1u, s.n, s.boxW, s.boxH);
-      r = select(SWEEP_STALLED, SWEEP_CHANGED, (a | b) != SWEEP_STALLED);
+      r = select(SWEEP_STALLED, SWEEP_CHANGED, a || b);
     }
     if (splits == 0u) {
       rootSweeps = sweeps;

@@ -60,20 +60,16 @@ export async function solveLanes(
 ): Promise<(LaneOutcome | undefined)[]> {
   const out: (LaneOutcome | undefined)[] = new Array(puzzles.length);
   const t0 = performance.now();
-  // jigsaw grids walk their regions from lists: their own pipeline, so box grids pay nothing for it
-  for (const jigsaw of [false, true]) {
-    const indices = puzzles.flatMap((p, i) => (!!p.regions === jigsaw ? [i] : []));
-    const got = await solveGroup(ctx, indices.map((i) => puzzles[i]), jigsaw, opts, stats, t0);
-    indices.forEach((i, k) => (out[i] = got[k]));
-  }
+  const got = await solveGroup(ctx, puzzles, opts, stats, t0);
+  got.forEach((o, i) => (out[i] = o));
   return out;
 }
 
-async function solveGroup(ctx: GpuContext, puzzles: SudokuPuzzle[], jigsaw: boolean, opts: LaneOptions, stats: LaneStats, t0: number): Promise<(LaneOutcome | undefined)[]> {
+async function solveGroup(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: LaneOptions, stats: LaneStats, t0: number): Promise<(LaneOutcome | undefined)[]> {
   const out: (LaneOutcome | undefined)[] = new Array(puzzles.length);
   if (puzzles.length === 0) return out;
   const device = ctx.device;
-  const files = ['sudoku/lane.wgsl', jigsaw ? 'sudoku/lane-jigsaw.wgsl' : 'sudoku/lane-boxes.wgsl'];
+  const files = ['sudoku/lane.wgsl'];
   const pipeline = await ctx.computePipeline({ files, entryPoint: 'sudoku_lanes', constants: { WORKGROUP_SIZE: WORKGROUP } });
   const chunk = opts.chunk ?? 8192;
   const stride = Math.max(...puzzles.map((p) => p.n * p.n));
