@@ -387,6 +387,14 @@ var<private> colV: array<u32, 32>;
 // complete lines at the previous generation (bit per row / column)
 var<private> doneRows: u32;
 var<private> doneCols: u32;
+// What changed in the previous generation, to skip the rows whose inputs did not change (their result would be
+// the previous one: no new cell, no contradiction): rows that changed (all at the start of a run), and the column
+// facts of the previous generation.
+var<private> rowsChanged: u32;
+var<private> colsChanged: u32;
+var<private> prevFull0: u32;
+var<private> prevFull1: u32;
+var<private> prevMatched: u32;
 
 // rows of the private grid, 0 outside it (branchless, as ca_word)
 fn pk(y: i32, H: i32) -> u32 {
@@ -459,12 +467,31 @@ fn small_generation(g: Grid) -> u32 {
       }
     }
   }
+  let doneColsBefore = doneCols;
   doneCols = complete;
 
   var completeRows = 0u;
   for (var y = 0; y < H; y++) {
     completeRows |= select(0u, 1u << u32(y), countOneBits(rowK[y]) == g.width);
   }
+  // Rows to compute: near a row that changed (Methods 1-2 see two rows each way), with an unknown cell in a
+  // column whose facts changed (full of a value, its Method 4 match), all when the complete rows changed (Method 4
+  // on rows). The others would repeat their last result.
+  let allRows = select(0xffffffffu, (1u << u32(H)) - 1u, H < 32);
+  var dirty = rowsChanged | (rowsChanged << 1u) | (rowsChanged << 2u) | (rowsChanged >> 1u) | (rowsChanged >> 2u);
+  var factCols = (colFull0 ^ prevFull0) | (colFull1 ^ prevFull1) | (matched ^ prevMatched) | (matched & colsChanged) |
+    select(0u, matched, complete != doneColsBefore);
+  while (factCols != 0u) {
+    let c = firstTrailingBit(factCols);
+    factCols &= factCols - 1u;
+    dirty |= ~colK[c];
+  }
+  dirty = select(dirty, allRows, completeRows != doneRows) & allRows;
+  prevFull0 = colFull0;
+  prevFull1 = colFull1;
+  prevMatched = matched;
+  var changedNow = 0u;
+  var colsNow = 0u;
   var r: RowIn;
   r.wm = wm;
   r.colFull0 = colFull0;
@@ -476,52 +503,58 @@ fn small_generation(g: Grid) -> u32 {
   for (var y = 0; y < H; y++) {
     r.ks2 = pk(y + 2, H);
     r.vs2 = pv(y + 2, H);
-    let U = ~r.K & wm;
-    r.rowOnes = countOneBits(r.K & r.V);
-    r.rowZeros = countOneBits(r.K & ~r.V);
-    r.unique0 = 0u;
-    r.unique1 = 0u;
-    let rowUnknown = g.width - r.rowOnes - r.rowZeros;
     let me = 1u << u32(y);
-    if (distinct && rowUnknown == 2u) {
-      var others = completeRows;
-      while (others != 0u) {
-        let o = firstTrailingBit(others);
-        others &= others - 1u;
-        if ((r.K & (r.V ^ rowV[o])) == 0u) {
-          r.unique0 = U & rowV[o];
-          r.unique1 = U & ~rowV[o];
-          break;
+    if ((dirty & me) == 0u) {
+      flags |= select(0u, FLAG_PENDING, (~r.K & wm) != 0u);
+    } else {
+      let U = ~r.K & wm;
+      r.rowOnes = countOneBits(r.K & r.V);
+      r.rowZeros = countOneBits(r.K & ~r.V);
+      r.unique0 = 0u;
+      r.unique1 = 0u;
+      let rowUnknown = g.width - r.rowOnes - r.rowZeros;
+      if (distinct && rowUnknown == 2u) {
+        var others = completeRows;
+        while (others != 0u) {
+          let o = firstTrailingBit(others);
+          others &= others - 1u;
+          if ((r.K & (r.V ^ rowV[o])) == 0u) {
+            r.unique0 = U & rowV[o];
+            r.unique1 = U & ~rowV[o];
+            break;
+          }
         }
       }
-    }
-    if (distinct && (completeRows & ~doneRows & me) != 0u) {
-      var others = completeRows & ~me;
-      while (others != 0u) {
-        let o = firstTrailingBit(others);
-        others &= others - 1u;
-        flags |= select(0u, FLAG_CONTRADICTION, rowV[o] == r.V);
+      if (distinct && (completeRows & ~doneRows & me) != 0u) {
+        var others = completeRows & ~me;
+        while (others != 0u) {
+          let o = firstTrailingBit(others);
+          others &= others - 1u;
+          flags |= select(0u, FLAG_CONTRADICTION, rowV[o] == r.V);
+        }
       }
-    }
-    var m = matched & U;
-    while (m != 0u) {
-      let c = firstTrailingBit(m);
-      let above = ((r.V >> firstMatchCol[c]) & 1u) == 1u;
-      r.unique0 |= select(0u, 1u << c, above);
-      r.unique1 |= select(1u << c, 0u, above);
-      m &= m - 1u;
-    }
-    let out = row_step(r, methods, halfW);
-    rowK[y] = out.K;
-    rowV[y] = out.V;
-    flags |= out.flags;
-    // the new cells into their columns
-    var f = out.K & ~r.K;
-    while (f != 0u) {
-      let c = firstTrailingBit(f);
-      f &= f - 1u;
-      colK[c] |= me;
-      colV[c] |= ((out.V >> c) & 1u) << u32(y);
+      var m = matched & U;
+      while (m != 0u) {
+        let c = firstTrailingBit(m);
+        let above = ((r.V >> firstMatchCol[c]) & 1u) == 1u;
+        r.unique0 |= select(0u, 1u << c, above);
+        r.unique1 |= select(1u << c, 0u, above);
+        m &= m - 1u;
+      }
+      let out = row_step(r, methods, halfW);
+      rowK[y] = out.K;
+      rowV[y] = out.V;
+      flags |= out.flags;
+      changedNow |= select(0u, me, out.K != r.K);
+      colsNow |= out.K & ~r.K;
+      // the new cells into their columns
+      var f = out.K & ~r.K;
+      while (f != 0u) {
+        let c = firstTrailingBit(f);
+        f &= f - 1u;
+        colK[c] |= me;
+        colV[c] |= ((out.V >> c) & 1u) << u32(y);
+      }
     }
     // slide the window down (the old rows: the next rows' neighbours)
     r.kn2 = r.kn1;
@@ -534,6 +567,8 @@ fn small_generation(g: Grid) -> u32 {
     r.vs1 = r.vs2;
   }
   doneRows = completeRows;
+  rowsChanged = changedNow;
+  colsChanged = colsNow;
   return flags;
 }
 
@@ -560,6 +595,11 @@ fn small_run(g: Grid, base: u32) -> u32 {
   }
   doneRows = 0u;
   doneCols = 0u;
+  rowsChanged = 0xffffffffu;
+  colsChanged = 0xffffffffu;
+  prevFull0 = 0u;
+  prevFull1 = 0u;
+  prevMatched = 0u;
   let header = base + g.height * 2u;
   let before = src[header];
   var gens = before & ~CAPPED;

@@ -16,6 +16,21 @@ export function packCa(width: number, height: number, cells: ArrayLike<number>):
 /** packCa into `out` from word `at` (zeros are not written: `out` starts cleared) */
 export function packCaInto(width: number, height: number, cells: ArrayLike<number>, out: Uint32Array, at: number): void {
   const wpr = wordsPerRow(width);
+  if (wpr === 1) {
+    // one word per row (the packs of small grids: the host packs every probe copy, keep it tight)
+    for (let y = 0, i = 0; y < height; y++) {
+      let known = 0;
+      let value = 0;
+      for (let x = 0; x < width; x++, i++) {
+        const v = cells[i];
+        known |= (v === UNKNOWN ? 0 : 1) << x;
+        value |= (v === 1 ? 1 : 0) << x;
+      }
+      out[at + 2 * y] = known;
+      out[at + 2 * y + 1] = value;
+    }
+    return;
+  }
   for (let y = 0, i = 0; y < height; y++) {
     for (let x = 0; x < width; x++, i++) {
       const v = cells[i];
