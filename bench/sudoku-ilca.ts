@@ -7,7 +7,7 @@
 // - stppc: the STPPC graded sets solo_3x3db/di/da/de (Basic/Intermediate/Advanced/Extreme) of ../shared.
 // Options: --sets paper,stppc  --presets 'base;sr=40' (names in ILCA_PRESETS)  --puzzles N (per level, 100)
 // --runs N (10)  --seed S (1)  --engine cpu|gpu (cpu: the CPU twin, bit-identical to the GPU by
-// test/sudoku-ilca.test.ts, which SwiftShader is far slower than)  --capped (the capped reading of eq. 7 as well).
+// test/sudoku-ilca.test.ts, which SwiftShader is far slower than)  --capped true (the capped reading of eq. 7 as well).
 // A timing case runs the same jobs on the GPU and the CPU twin and compares them (runs/s, ratio, same outcomes).
 import { existsSync, readFileSync } from 'node:fs';
 import type { GpuContext } from '../src/gpu/context.ts';
@@ -118,7 +118,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
   const seed = Number(o.seed ?? 1);
   const engine = o.engine === 'gpu' ? 'gpu' : 'cpu';
   const filter = o.filter === 'sud';
-  const readings: [string, boolean][] = o.capped ? [['', false], [' capped', true]] : [['', false]];
+  const readings: [string, boolean][] = o.capped === true || o.capped === 'true' ? [['', false], [' capped', true]] : [['', false]];
 
   for (const setName of sets) {
     const levels = setName === 'paper' ? paperSet(per, seed, filter) : stppcSet(per);

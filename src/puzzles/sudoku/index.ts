@@ -25,7 +25,7 @@ export function ilcaParams(options: Record<string, string | boolean>): IlcaParam
   const base = ILCA_PRESETS[preset];
   if (!base) throw new Error(`--preset: unknown '${preset}' (${Object.keys(ILCA_PRESETS).join(', ')})`);
   const num = (k: string, d: number) => (options[k] !== undefined ? Number(options[k]) : d);
-  return { lr: num('lr', base.lr), lp: num('lp', base.lp), sr: num('sr', base.sr), steps: num('steps', base.steps), eliminate: base.eliminate || options.eliminate === 'true', capped: base.capped || options.capped === 'true' || options.capped === true };
+  return { lr: num('lr', base.lr), lp: num('lp', base.lp), sr: num('sr', base.sr), steps: num('steps', base.steps), eliminate: base.eliminate || options.eliminate === 'true', capped: base.capped || options.capped === 'true' };
 }
 
 /** run r of puzzle i under a base seed: the ILCA's seed (same seed, same result) */
