@@ -120,6 +120,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
       mode: 'one-gen',
       cells: n * n * puzzles.length,
       grids: stats.grids,
+      copies: stats.copies,
       puzzles: puzzles.length,
       solved,
       levelsAgree,
@@ -143,7 +144,8 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
       ['level = generator\'s', pct(levelsAgree, puzzles.length)],
       ['probes', String(probes)],
       ['branches', String(branches)],
-      ['grids', String(stats.grids)],
+      ['grid copies', String(stats.copies)],
+      ['engine grids (packs)', String(stats.grids)],
       ['dispatches', String(stats.dispatches)],
     ],
   );
