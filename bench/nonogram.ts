@@ -3,7 +3,9 @@
 // - taai2011: the TAAI 2011 tournament set, 1,000 puzzles of 25x25, as one batch (`--method full`). Published
 //   anchors: nonosolve 82-140 s per 1,000-puzzle set (2x Xeon), LalaFrogKK (champion 2011-2015) 463-4,245 s.
 //   --count N takes the first N; --quick the first 100. The CPU solver runs beside it on the first --cpu-count
-//   puzzles (default 100; the later ones take it minutes each), the GPU again on the same ones.
+//   puzzles (default 100; the later ones take it minutes each), the GPU again on the same ones. The set runs
+//   twice: to the first solution (tournament rules, as the anchors' solvers) and with uniqueness (2 solutions);
+//   each run stops after --timeout seconds (default 240; puzzles still open count as unsolved).
 // - stppc-20x20: STPPC Pattern 20x20 (100 puzzles, all line-solvable): puzzles/s.
 // - automaton: generations of the line automaton alone on STPPC 5x5..25x25, beside the thesis CA (4,489 for a
 //   10x10) and the RL paper's line steps (optimal order, 5x5: 7.6).
@@ -75,6 +77,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
   await solveNonograms(ctx, warm);
   const compileSeconds = (performance.now() - t0) / 1000;
   const extra = String(o.with ?? '').split(',');
+  const timeoutMs = Number(o.timeout ?? 240) * 1000;
 
   // --- TAAI 2011: 1,000 x 25x25 in one batch
   let taai: { puzzles: Nonogram[]; results: NonogramResult[]; expected: (string | undefined)[]; seconds: number } | undefined;
@@ -117,53 +120,69 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
       ],
     );
 
-    const stats = emptyStats();
-    const cpu0 = process.cpuUsage();
-    const t = performance.now();
-    const results = await solveNonograms(ctx, puzzles, { stats });
-    const seconds = (performance.now() - t) / 1000;
-    const cpuUse = process.cpuUsage(cpu0);
-    const tl = tally(puzzles, results, expected);
-    if (puzzles.length === all.puzzles.length) taai = { puzzles, results, expected, seconds };
-    report.add(
-      {
-        case: 'taai2011',
-        source: `${all.source}${puzzles.length < all.puzzles.length ? `, first ${puzzles.length}` : ''}`,
-        mode: 'multi-gen rounds',
-        cells: puzzles.reduce((s, p) => s + p.width * p.height, 0),
-        grids: stats.grids,
-        copies: stats.copies,
-        puzzles: puzzles.length,
-        solved: tl.unique + tl.multiple,
-        unique: tl.unique,
-        multiple: tl.multiple,
-        byLevel: { line: tl.line, probe: tl.probe, search: tl.search },
-        givenFound: tl.givenFound,
-        probes: results.reduce((s, r) => s + r.probes, 0),
-        branches: results.reduce((s, r) => s + r.branches, 0),
-        seconds,
-        processCpuSeconds: (cpuUse.user + cpuUse.system) / 1e6,
-        puzzlesPerSec: puzzles.length / seconds,
-        dispatches: stats.dispatches,
-        readbacks: stats.readbacks,
-        gpuSeconds: stats.gpuMs / 1000,
-        readSeconds: stats.readMs / 1000,
-        hostSeconds: stats.hostMs / 1000,
-        compileSeconds,
-        loadAverage: loadavg()[0],
-        anchors: { nonosolve: '82-140 s per 1,000 (2x Xeon)', LalaFrogKK: '463-4,245 s' },
-      },
-      [
-        ['puzzles', String(puzzles.length)],
-        ['seconds', seconds.toFixed(1)],
-        ['unique', String(tl.unique)],
-        ['multiple', String(tl.multiple)],
-        ['line/probe/search', `${tl.line}/${tl.probe}/${tl.search}`],
-        ['given found', `${tl.givenFound}/${tl.given}`],
-        ['rounds', String(stats.dispatches)],
-        ['load', loadavg()[0].toFixed(1)],
-      ],
-    );
+    for (const maxSolutions of [1, 2]) {
+      const stats = emptyStats();
+      const cpu0 = process.cpuUsage();
+      const t = performance.now();
+      const results = await solveNonograms(ctx, puzzles, { stats, timeoutMs, maxSolutions });
+      const seconds = (performance.now() - t) / 1000;
+      const cpuUse = process.cpuUsage(cpu0);
+      const tl = tally(puzzles, results, expected);
+      const open = results.filter((r) => r.status === 'unsolved').length;
+      if (maxSolutions === 2 && puzzles.length === all.puzzles.length) taai = { puzzles, results, expected, seconds };
+      const hardest = results
+        .map((r, i) => ({ puzzle: i + 1, status: r.status, ms: Math.round(r.ms), probes: r.probes, branches: r.branches }))
+        .sort((x, y) => y.ms - x.ms)
+        .slice(0, 5);
+      const name = maxSolutions === 1 ? 'taai2011-first' : 'taai2011-unique';
+      report.add(
+        {
+          case: name,
+          source: `${all.source}${puzzles.length < all.puzzles.length ? `, first ${puzzles.length}` : ''}`,
+          mode: 'multi-gen rounds',
+          maxSolutions,
+          timeoutSeconds: timeoutMs / 1000,
+          cells: puzzles.reduce((s, p) => s + p.width * p.height, 0),
+          grids: stats.grids,
+          copies: stats.copies,
+          puzzles: puzzles.length,
+          solved: tl.unique + tl.multiple,
+          unique: tl.unique,
+          multiple: tl.multiple,
+          unsolved: open,
+          byLevel: { line: tl.line, probe: tl.probe, search: tl.search },
+          givenFound: tl.givenFound,
+          probes: results.reduce((s, r) => s + r.probes, 0),
+          branches: results.reduce((s, r) => s + r.branches, 0),
+          seconds,
+          processCpuSeconds: (cpuUse.user + cpuUse.system) / 1e6,
+          puzzlesPerSec: (tl.unique + tl.multiple) / seconds,
+          dispatches: stats.dispatches,
+          readbacks: stats.readbacks,
+          gpuSeconds: stats.gpuMs / 1000,
+          readSeconds: stats.readMs / 1000,
+          hostSeconds: stats.hostMs / 1000,
+          hardest,
+          compileSeconds,
+          loadAverage: loadavg()[0],
+          anchors: { nonosolve: '82-140 s per 1,000 (2x Xeon)', LalaFrogKK: '463-4,245 s' },
+        },
+        [
+          ['puzzles', String(puzzles.length)],
+          ['seconds', seconds.toFixed(1)],
+          ['solved', String(tl.unique + tl.multiple)],
+          ['open', String(open)],
+          [maxSolutions === 1 ? 'found (not proven unique)' : 'unique', String(tl.unique)],
+          ['multiple', String(tl.multiple)],
+          ['line/probe/search', `${tl.line}/${tl.probe}/${tl.search}`],
+          ['given found', `${tl.givenFound}/${tl.given}`],
+          ['copies', String(stats.copies)],
+          ['rounds', String(stats.dispatches)],
+          ['gpu/read/host s', `${(stats.gpuMs / 1000).toFixed(1)}/${(stats.readMs / 1000).toFixed(1)}/${(stats.hostMs / 1000).toFixed(1)}`],
+          ['load', loadavg()[0].toFixed(1)],
+        ],
+      );
+    }
   }
 
   // --- STPPC 20x20 puzzles/s
@@ -242,7 +261,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
     for (const [name, files, opt] of sets) {
       const { puzzles, expected } = name === 'taai2011' && taai ? taai : load(files, name, () => [], opt);
       const t = performance.now();
-      const results = name === 'taai2011' && taai ? taai.results : await solveNonograms(ctx, puzzles);
+      const results = name === 'taai2011' && taai ? taai.results : await solveNonograms(ctx, puzzles, { timeoutMs });
       const seconds = name === 'taai2011' && taai ? taai.seconds : (performance.now() - t) / 1000;
       const tl = tally(puzzles, results, expected);
       const all = puzzles.length;
@@ -255,6 +274,9 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
           ['search', pct(tl.search, all)],
           ['unique', String(tl.unique)],
           ['multiple', String(tl.multiple)],
+          ['open', String(tl.unsolved)],
+          ['no solution', String(tl.none)],
+          ['verified', String(tl.verified)],
           ['given found', `${tl.givenFound}/${tl.given}`],
           ['s', seconds.toFixed(1)],
         ],

@@ -63,6 +63,14 @@ describe('cellsolve gen/solve nonogram', () => {
     const t = JSON.parse(two.stdout);
     expect(t.status).toBe('multiple');
     expect([t.solution, t.solution2].sort()).toEqual(['0110', '1001']);
+    // --max-solutions 1 (tournament rules): the first solution, not proven unique
+    const first = cli(['solve', 'nonogram', '--json', '--max-solutions', '1', `${S}two-ways.json`]);
+    expect(first.status, first.stderr).toBe(0);
+    const f = JSON.parse(first.stdout);
+    expect(f.status).toBe('solved');
+    expect(['0110', '1001']).toContain(f.solution);
+    expect(f.unique).toBe(false);
+    expect(cli(['solve', 'nonogram', '--max-solutions', '3', `${S}two-ways.json`]).status).toBe(2);
     const none = cli(['solve', 'nonogram', '--json', `${S}no-solution.nin`]);
     expect(none.status).toBe(1);
     expect(JSON.parse(none.stdout).status).toBe('contradiction');

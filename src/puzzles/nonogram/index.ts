@@ -1,6 +1,7 @@
 // Nonograms as a puzzle kind: formats (codec.ts), methods `full` (default: the line automaton, then probing and
 // search on the GPU, uniqueness proven), `line` (the automaton alone) and `cpu` (the CPU reference solver), and the
 // generator (generate.ts).
+import { UsageError } from '../../cli/args.ts';
 import type { GpuContext } from '../../gpu/context.ts';
 import type { PuzzleKind, PuzzleRecord, SolveOptions, SolveResult } from '../types.ts';
 import { formatGrid, formatNon, formatTournamentSolution, parseNonograms, solutionPng, type Nonogram } from './codec.ts';
@@ -11,8 +12,16 @@ import { compileNonogramRules, solveNonograms, type NonogramResult } from './sol
 
 function toResult(r: NonogramResult): SolveResult {
   const extra: Record<string, unknown> = { probes: r.probes, branches: r.branches, level: r.level };
+  if (r.unique === false) extra.unique = false;
   if (r.status === 'unsolved' && r.cells) extra.partial = Array.from(r.cells, (c) => '?10'[c]).join('');
   return { status: r.status, generations: r.generations, solution: r.solution, solution2: r.solution2, reason: r.reason, extra, ms: r.ms };
+}
+
+function maxSolutionsOption(options: Record<string, string | boolean>): number {
+  const v = options['max-solutions'];
+  if (v === undefined) return 2;
+  if (v !== '1' && v !== '2') throw new UsageError(`--max-solutions takes 1 (the first solution) or 2 (uniqueness; the default), got '${v}'`);
+  return Number(v);
 }
 
 function cpuResult(p: Nonogram, opts: SolveOptions, t0: number, note?: string): SolveResult {
@@ -24,7 +33,7 @@ function cpuResult(p: Nonogram, opts: SolveOptions, t0: number, note?: string): 
     if (status === 'unsolved') extra.partial = Array.from(l.cells, (c) => '?10'[c]).join('');
     return { status, generations: l.generations, solution, reason: status === 'unsolved' ? 'stalled' : undefined, extra, ms: performance.now() - t0 };
   }
-  const r = solveCpu(p, { timeoutMs: opts.timeoutMs });
+  const r = solveCpu(p, { timeoutMs: opts.timeoutMs, maxSolutions: maxSolutionsOption(opts.options) });
   const extra: Record<string, unknown> = { probes: r.probes, branches: r.branches, level: r.level, settles: r.settles };
   if (note) extra.note = note;
   return { status: r.status, generations: r.generations, solution: r.solution, solution2: r.solution2, reason: r.reason, extra, ms: performance.now() - t0 };
@@ -51,6 +60,8 @@ async function solve(ctx: GpuContext, puzzles: Nonogram[], opts: SolveOptions): 
     mode,
     timeoutMs: opts.timeoutMs,
     maxGenerations: opts.maxGenerations,
+    // --max-solutions 1: stop at the first solution, as tournament solvers do (`unique: false`: not proven)
+    maxSolutions: maxSolutionsOption(opts.options),
     progress: opts.progress,
   });
   let k = 0;

@@ -75,6 +75,8 @@ export interface NonogramResult {
   branches: number;
   /** the weakest means that sufficed: line logic alone, probing (no guess), or search */
   level: Level;
+  /** solved: the solution is proven to be the only one (false: not proven, the search stopped at it: maxSolutions 1) */
+  unique?: boolean;
   /** for unsolved/contradiction under `line`: the cells line logic decided (0 unknown, 1 filled, 2 empty) */
   cells?: Uint8Array;
   ms: number;
@@ -90,6 +92,11 @@ export interface NonogramSolveOptions {
   targetCopies?: number;
   /** search nodes per puzzle before giving up ('capped') */
   maxNodes?: number;
+  /**
+   * Solutions to look for (default 2: uniqueness is proven or refuted). 1 stops at the first one, as tournament
+   * solvers do (TAAI rules ask for one solution): `solved` then means a solution, unique only if `unique` says so.
+   */
+  maxSolutions?: number;
   /** branches of one puzzle searched at the same time, at most (default 1: depth first) */
   maxActiveNodes?: number;
   /** search nodes of all puzzles the host tries to keep busy (shared out among the unfinished puzzles) */
@@ -230,6 +237,7 @@ class ClassRun {
   private readonly targetCopies: number;
   private readonly maxNodes: number;
   private readonly maxActive: number;
+  private readonly maxSolutions: number;
   private deadline: number;
   /** when the puzzles were uploaded (after compiling pipelines: CLI.md `ms` leaves compilation out) */
   private started = 0;
@@ -250,6 +258,7 @@ class ClassRun {
     this.targetCopies = opts.targetCopies ?? 4096;
     this.maxNodes = opts.maxNodes ?? 100_000;
     this.maxActive = opts.maxActiveNodes ?? 1;
+    this.maxSolutions = opts.maxSolutions ?? 2;
     this.deadline = Infinity;
     this.unfinished = idx.length;
     let clues = 0;
@@ -435,6 +444,7 @@ class ClassRun {
     const s = solutionOf(r.l, words);
     if (!r.solutions.includes(s)) r.solutions.push(s);
     if (r.solutions.length >= 2) this.finish(r, { status: 'multiple' });
+    else if (r.solutions.length >= this.maxSolutions) this.finish(r, { status: 'solved', unique: false }); // not proven: the search stopped at it
   }
 
   /**
@@ -550,7 +560,7 @@ class ClassRun {
     this.addNode(r, best.filled);
   }
 
-  private finish(r: PuzzleRun, res: { status: NonogramResult['status']; reason?: string; cells?: Uint8Array }): void {
+  private finish(r: PuzzleRun, res: { status: NonogramResult['status']; reason?: string; cells?: Uint8Array; unique?: boolean }): void {
     if (r.result) return;
     const status = res.status === 'solved' && r.solutions.length === 0 ? 'contradiction' : res.status;
     r.result = {
@@ -562,6 +572,7 @@ class ClassRun {
       probes: r.probes,
       branches: r.branches,
       level: r.level,
+      unique: status === 'solved' ? (res.unique ?? true) : undefined,
       cells: res.cells,
       ms: performance.now() - this.started,
     };
