@@ -17,8 +17,8 @@
 // the same generations (row_step is shared), without a dispatch and a trip through memory per generation. The
 // generations it ran are added to the grid's last state word (bit 31: stopped by the cap, grid.param2).
 // A pack (grid.param3 = 2) is many such grids of one size in one engine grid, one per work item (lane k's grid at
-// words k * (2 * height + 1)): SwiftShader runs a workgroup's lanes 4 at a time on a CPU, and one small grid per
-// workgroup left most of them idle. A pack's lanes end in one dispatch and keep their outcome in their own last
+// words k * (2 * height + 2 * width + 1): rows, columns, last word): SwiftShader runs a workgroup's lanes 4 at a
+// time on a CPU, and one small grid per workgroup left most of them idle. A pack's lanes end in one dispatch and keep their outcome in their own last
 // word (bits below: PACK_*); the engine is told nothing (no flag), so the pack is over after one dispatch.
 // grid.param0: enabled methods (bits below); grid.param1: 1 = Rule 3 (rows distinct, columns distinct).
 
@@ -573,19 +573,21 @@ fn small_generation(g: Grid) -> u32 {
 }
 
 // the in-lane run of the grid whose rows start at word `base` (its last word follows them); returns its flags
-fn small_run(g: Grid, base: u32) -> u32 {
+// columns: 0 = build them from the rows; else the word where the grid's column pairs [known, value] start (packs
+// carry them: building them cell by cell cost a probe copy about as much as a generation)
+fn small_run(g: Grid, base: u32, columns: u32) -> u32 {
   let H = i32(g.height);
   let W = i32(g.width);
   for (var c = 0; c < W; c++) {
-    colK[c] = 0u;
-    colV[c] = 0u;
+    colK[c] = select(0u, src[columns + u32(c) * 2u], columns != 0u);
+    colV[c] = select(0u, src[columns + u32(c) * 2u + 1u], columns != 0u);
   }
   for (var y = 0; y < H; y++) {
     let k = src[base + u32(y) * 2u];
     let v = src[base + u32(y) * 2u + 1u];
     rowK[y] = k;
     rowV[y] = v;
-    var f = k;
+    var f = select(k, 0u, columns != 0u);
     while (f != 0u) {
       let c = firstTrailingBit(f);
       f &= f - 1u;
@@ -600,7 +602,7 @@ fn small_run(g: Grid, base: u32) -> u32 {
   prevFull0 = 0u;
   prevFull1 = 0u;
   prevMatched = 0u;
-  let header = base + g.height * 2u;
+  let header = base + g.height * 2u + select(0u, g.width * 2u, columns != 0u);
   let before = src[header];
   var gens = before & ~CAPPED;
   var capped = (before & CAPPED) != 0u;
@@ -641,7 +643,7 @@ fn small_run(g: Grid, base: u32) -> u32 {
 
 // one lane of a pack: its grid's in-lane run, its outcome in its last word; a lane over already copies its words
 fn pack_lane(g: Grid, k: u32) {
-  let words = g.height * 2u + 1u;
+  let words = g.height * 2u + g.width * 2u + 1u;
   let base = g.stateOffset + k * words;
   let header = base + words - 1u;
   if ((src[header] & PACK_FINISHED) != 0u) {
@@ -650,7 +652,7 @@ fn pack_lane(g: Grid, k: u32) {
     }
     return;
   }
-  let f = small_run(g, base);
+  let f = small_run(g, base, base + g.height * 2u);
   dst[header] = dst[header] | PACK_FINISHED | select(0u, PACK_CONTRADICTION, (f & FLAG_CONTRADICTION) != 0u) |
     select(0u, PACK_PENDING, (f & FLAG_PENDING) != 0u);
 }
@@ -671,7 +673,7 @@ fn binary_ca(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocatio
   if (g.param3 == 2u) {
     pack_lane(g, k);
   } else if (g.param3 == 1u) {
-    flags = small_run(g, g.stateOffset);
+    flags = small_run(g, g.stateOffset, 0u);
   } else {
     flags = strip_generation(g, i32(k));
     // the last state word (the in-lane path's generation count) is carried over by the first strip

@@ -88,33 +88,48 @@ const PACK_GENERATIONS = 0x0fffffff;
 const packKey = (p: Shape & { distinct: boolean }, methods: number, maxGenerations?: number) => `${p.width}x${p.height}/${p.distinct ? 1 : 0}/${methods}/${maxGenerations ?? 0}`;
 
 /**
- * Small grids of one shape as one engine grid (isSmall only): lane k's rows at words k * (2 * height + 1), then its
- * last word (generations and outcome). The pack is over after one dispatch: each lane runs to its own end there.
+ * Small grids of one shape as one engine grid (isSmall only): lane k's words at k * (2 * height + 2 * width + 1):
+ * its rows, its columns (pairs [known, value], bit y = row y), then its last word (generations and outcome). The
+ * pack is over after one dispatch: each lane runs to its own end there.
  */
 export function packInput(p: Shape & { distinct: boolean }, grids: { cells: ArrayLike<number>; set?: number; value?: number }[], methods: number, maxGenerations?: number): GridInput {
   checkLines(p);
-  const words = 2 * p.height + 1;
+  const { width: w, height: h } = p;
+  const words = packWords(p);
   const state = new Uint32Array(words * grids.length);
   grids.forEach((g, k) => {
-    packCaInto(p.width, p.height, g.cells, state, k * words);
+    const at = k * words;
+    packCaInto(w, h, g.cells, state, at);
     // a probe: one more cell set (pack.ts layout: one word pair per row)
     if (g.set !== undefined && g.set >= 0) {
-      const x = g.set % p.width;
-      const at = k * words + 2 * ((g.set - x) / p.width);
-      state[at] |= 1 << x;
-      if (g.value === 1) state[at + 1] |= 1 << x;
-      else state[at + 1] &= ~(1 << x);
+      const x = g.set % w;
+      const row = at + 2 * ((g.set - x) / w);
+      state[row] |= 1 << x;
+      if (g.value === 1) state[row + 1] |= 1 << x;
+      else state[row + 1] &= ~(1 << x);
+    }
+    // the columns: the rows' bits transposed
+    const cols = at + 2 * h;
+    for (let y = 0; y < h; y++) {
+      const known = state[at + 2 * y];
+      const value = state[at + 2 * y + 1];
+      for (let x = 0; x < w; x++) {
+        state[cols + 2 * x] |= ((known >>> x) & 1) << y;
+        state[cols + 2 * x + 1] |= ((value >>> x) & 1) << y;
+      }
     }
   });
-  return { width: p.width, height: p.height, items: grids.length, state, params: [methods, p.distinct ? 1 : 0, maxGenerations ?? 0, 2] };
+  return { width: w, height: h, items: grids.length, state, params: [methods, p.distinct ? 1 : 0, maxGenerations ?? 0, 2] };
 }
+
+const packWords = (p: Shape) => 2 * p.height + 2 * p.width + 1;
 
 /** each lane's cells, status and generations from a pack's state */
 export function packOutcomes(p: Shape, state: Uint32Array, count: number): { cells: Uint8Array; status: GridStatus; generations: number }[] {
-  const words = 2 * p.height + 1;
+  const words = packWords(p);
   return Array.from({ length: count }, (_, k) => {
     const header = state[k * words + words - 1];
-    const cells = unpackCa(p.width, p.height, state.subarray(k * words, k * words + words - 1));
+    const cells = unpackCa(p.width, p.height, state.subarray(k * words, k * words + 2 * p.height));
     const status: GridStatus =
       header & PACK_CONTRADICTION ? 'contradiction' : header & CAPPED ? 'capped' : header & PACK_PENDING ? 'fixpoint' : 'done';
     return { cells, status, generations: header & PACK_GENERATIONS };
