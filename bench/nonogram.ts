@@ -129,6 +129,8 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
       const cpuUse = process.cpuUsage(cpu0);
       const tl = tally(puzzles, results, expected);
       const open = results.filter((r) => r.status === 'unsolved').length;
+      // answers by the anchors' times (each result's ms counts from the batch's start)
+      const answeredBy = (sec: number) => results.filter((r) => r.status !== 'unsolved' && r.ms <= sec * 1000).length;
       if (maxSolutions === 2 && puzzles.length === all.puzzles.length) taai = { puzzles, results, expected, seconds };
       const hardest = results
         .map((r, i) => ({ puzzle: i + 1, status: r.status, ms: Math.round(r.ms), probes: r.probes, branches: r.branches }))
@@ -150,6 +152,8 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
           unique: tl.unique,
           multiple: tl.multiple,
           unsolved: open,
+          answeredBy82s: answeredBy(82),
+          answeredBy140s: answeredBy(140),
           byLevel: { line: tl.line, probe: tl.probe, search: tl.search },
           givenFound: tl.givenFound,
           probes: results.reduce((s, r) => s + r.probes, 0),
@@ -172,6 +176,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
           ['seconds', seconds.toFixed(1)],
           ['solved', String(tl.unique + tl.multiple)],
           ['open', String(open)],
+          ['by 82 s / 140 s', `${answeredBy(82)}/${answeredBy(140)}`],
           [maxSolutions === 1 ? 'found (not proven unique)' : 'unique', String(tl.unique)],
           ['multiple', String(tl.multiple)],
           ['line/probe/search', `${tl.line}/${tl.probe}/${tl.search}`],
