@@ -31,6 +31,8 @@ export interface LaneOutcome {
 }
 
 export interface LaneOptions {
+  /** false: standard 9x9 grids too on the cell-by-cell kernel (for comparisons and tests) */
+  planes?: boolean;
   rules?: number;
   /** invocations (each holds a stack of copies); SwiftShader runs 4 lanes per core at a time */
   lanes?: number;
@@ -60,23 +62,76 @@ export async function solveLanes(
 ): Promise<(LaneOutcome | undefined)[]> {
   const out: (LaneOutcome | undefined)[] = new Array(puzzles.length);
   const t0 = performance.now();
-  const got = await solveGroup(ctx, puzzles, opts, stats, t0);
-  got.forEach((o, i) => (out[i] = o));
+  // standard 9x9 grids on digit planes (lane9.wgsl), every other shape cell by cell (lane.wgsl)
+  for (const kernel of [PLANES9, CELLS]) {
+    const indices = puzzles.flatMap((p, i) => (kernel.takes(p, opts) ? [i] : []));
+    const got = await solveGroup(ctx, kernel, indices.map((i) => puzzles[i]), opts, stats, t0);
+    indices.forEach((i, k) => (out[i] = got[k]));
+  }
   return out;
 }
 
-async function solveGroup(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: LaneOptions, stats: LaneStats, t0: number): Promise<(LaneOutcome | undefined)[]> {
+/** How a kernel holds a grid: its words in the input and in a solution, from and to candidate masks. */
+interface Kernel {
+  files: string[];
+  entryPoint: string;
+  takes(p: SudokuPuzzle, opts: LaneOptions): boolean;
+  gridWords(p: SudokuPuzzle): number;
+  pack(masks: Uint32Array, words: number[]): void;
+  unpack(words: Uint32Array, p: SudokuPuzzle): Uint32Array;
+}
+
+function isStandard9(p: SudokuPuzzle): boolean {
+  return p.n === 9 && p.boxW === 3 && p.boxH === 3 && !p.regions && !p.diagonal;
+}
+
+const CELLS: Kernel = {
+  files: ['sudoku/lane.wgsl'],
+  entryPoint: 'sudoku_lanes',
+  takes: (p, opts) => !(isStandard9(p) && opts.planes !== false),
+  gridWords: (p) => p.n * p.n,
+  pack: (masks, words) => {
+    for (const m of masks) words.push(m);
+  },
+  unpack: (words) => words,
+};
+
+/** Digit planes: word 3d + band holds digit d's places in that band of three rows, bit 9 * row + column. */
+export const PLANES9: Kernel = {
+  files: ['sudoku/lane9.wgsl'],
+  entryPoint: 'sudoku_lanes9',
+  takes: (p, opts) => isStandard9(p) && opts.planes !== false,
+  gridWords: () => 27,
+  pack: (masks, words) => {
+    const planes = new Array(27).fill(0);
+    for (let x = 0; x < 81; x++) {
+      const band = Math.floor(x / 27);
+      for (let d = 0; d < 9; d++) if (masks[x] & (1 << d)) planes[3 * d + band] |= 1 << x % 27;
+    }
+    for (const w of planes) words.push(w >>> 0);
+  },
+  unpack: (planes) => {
+    const masks = new Uint32Array(81);
+    for (let x = 0; x < 81; x++) {
+      const band = Math.floor(x / 27);
+      for (let d = 0; d < 9; d++) if ((planes[3 * d + band] >>> x % 27) & 1) masks[x] |= 1 << d;
+    }
+    return masks;
+  },
+};
+
+async function solveGroup(ctx: GpuContext, kernel: Kernel, puzzles: SudokuPuzzle[], opts: LaneOptions, stats: LaneStats, t0: number): Promise<(LaneOutcome | undefined)[]> {
   const out: (LaneOutcome | undefined)[] = new Array(puzzles.length);
   if (puzzles.length === 0) return out;
   const device = ctx.device;
-  const files = ['sudoku/lane.wgsl'];
-  const pipeline = await ctx.computePipeline({ files, entryPoint: 'sudoku_lanes', constants: { WORKGROUP_SIZE: WORKGROUP } });
+  const pipeline = await ctx.computePipeline({ files: kernel.files, entryPoint: kernel.entryPoint, constants: { WORKGROUP_SIZE: WORKGROUP } });
   const chunk = opts.chunk ?? 8192;
-  const stride = Math.max(...puzzles.map((p) => p.n * p.n));
+  const stride = Math.max(...puzzles.map((p) => kernel.gridWords(p)));
   const lanesWanted = opts.lanes ?? 64;
   const scratchBytes = opts.scratchBytes ?? Math.min(64 << 20, ctx.limits.maxStorageBufferBindingSize);
   // a path of copies fixes one more cell per level, so `cells` levels always suffice
-  const depthCap = Math.max(1, Math.min(stride, Math.floor(scratchBytes / (4 * stride * lanesWanted))));
+  const maxCells = Math.max(...puzzles.map((p) => p.n * p.n));
+  const depthCap = Math.max(1, Math.min(maxCells, Math.floor(scratchBytes / (4 * stride * lanesWanted))));
   const lanes = Math.max(WORKGROUP, Math.ceil(Math.min(lanesWanted, puzzles.length) / WORKGROUP) * WORKGROUP);
   const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
   const scratch = device.createBuffer({ label: 'sudoku.lanes.scratch', size: 4 * lanes * depthCap * stride, usage });
@@ -93,12 +148,11 @@ async function solveGroup(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: LaneOp
       const regionsAt = new Map<string, number>();
       for (let k = 0; k < part.length; k++) {
         const p = part[k];
-        const cells = p.n * p.n;
         words[k] = words.length;
         const header = words.length;
         words.push(shapeParam(p), 0, 0, resultWords);
         resultAt.push(resultWords);
-        resultWords += RESULT_HEADER + 2 * cells;
+        resultWords += RESULT_HEADER + 2 * kernel.gridWords(p);
         if (p.regions) {
           const t = topology(p);
           const key = Array.from(p.regions).join(',');
@@ -111,7 +165,7 @@ async function solveGroup(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: LaneOp
           words[header + 2] = at;
         }
         words[header + 1] = words.length;
-        for (const m of initialMasks(p)) words.push(m);
+        kernel.pack(initialMasks(p), words);
       }
       const input = device.createBuffer({ label: 'sudoku.lanes.input', size: 4 * words.length, usage });
       const results = device.createBuffer({ label: 'sudoku.lanes.results', size: 4 * resultWords, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
@@ -141,7 +195,7 @@ async function solveGroup(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: LaneOp
         const ms = performance.now() - t0;
         part.forEach((p, k) => {
           const at = resultAt[k];
-          const cells = p.n * p.n;
+          const words = kernel.gridWords(p);
           const status = STATUS[r[at]];
           if (!status) throw new Error(`sudoku lanes: puzzle ${first + k} came back without a status`);
           const found = status === 'multiple' ? 2 : status === 'solved' ? 1 : 0;
@@ -152,7 +206,7 @@ async function solveGroup(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: LaneOp
             depth: r[at + 3],
             rootSweeps: r[at + 4],
             sweeps: r[at + 5],
-            solutions: Array.from({ length: found }, (_, s) => r.slice(at + RESULT_HEADER + s * cells, at + RESULT_HEADER + (s + 1) * cells)),
+            solutions: Array.from({ length: found }, (_, s) => kernel.unpack(r.slice(at + RESULT_HEADER + s * words, at + RESULT_HEADER + (s + 1) * words), p)),
             ms,
           };
         });
