@@ -75,6 +75,45 @@ fn groups(c: vec3u) -> vec3u {
 var<private> bad: bool;
 var<private> changed: bool;
 
+// The box of columns `m` (per band) when it holds one place of the digit: bo has the columns with a place, bt
+// those with two.
+fn box_hidden(q: vec3u, bo: vec3u, bt: vec3u, m: u32) -> vec3u {
+  let gm = vec3u(m);
+  let g = bo & gm;
+  bad = bad || any(g == vec3u(0u));
+  return select(vec3u(0u), q & spread(gm), single3(g) & ((bt & gm) == vec3u(0u)));
+}
+
+struct Lines {
+  e0: vec3u,
+  e1: vec3u,
+  e2: vec3u,
+}
+
+// Rows direction for the box of columns `m`, adding to what rows 0-2 of each band lose.
+fn rows_locked(a0: vec3u, a1: vec3u, a2: vec3u, m: u32, e: Lines) -> Lines {
+  let gm = vec3u(m);
+  let h0 = (a0 & gm) != vec3u(0u);
+  let h1 = (a1 & gm) != vec3u(0u);
+  let h2 = (a2 & gm) != vec3u(0u);
+  // pointing: the box's places in one row leave the row's other boxes
+  let rest = vec3u(ROW & ~m);
+  // claiming: a row's places in one box leave the box's other rows
+  let c0 = h0 & ((a0 & ~gm) == vec3u(0u));
+  let c1 = h1 & ((a1 & ~gm) == vec3u(0u));
+  let c2 = h2 & ((a2 & ~gm) == vec3u(0u));
+  return Lines(
+    e.e0 | select(vec3u(0u), rest, h0 & !h1 & !h2) | select(vec3u(0u), gm, c1 | c2),
+    e.e1 | select(vec3u(0u), rest, h1 & !h0 & !h2) | select(vec3u(0u), gm, c0 | c2),
+    e.e2 | select(vec3u(0u), rest, h2 & !h0 & !h1) | select(vec3u(0u), gm, c0 | c1),
+  );
+}
+
+fn column_point(bo: vec3u, m: u32) -> vec3u {
+  let g = bo & vec3u(m);
+  return select(vec3u(0u), g, single3(g) & (g != vec3u(0u)));
+}
+
 // One digit's plane: naked singles of this digit (`fixed`, its cells that are single) leave their rows, columns
 // and boxes; returns the digit's hidden singles (cells that are its only place in a row, column or box).
 fn digit_round(d: u32, singles: vec3u) -> vec3u {
@@ -106,13 +145,7 @@ fn digit_round(d: u32, singles: vec3u) -> vec3u {
   bad = bad || colOnce != ROW;
   hid |= q & spread(vec3u(colOnce & ~colTwice));
   // boxes: a box has one place when one of its columns has a bit, in one row
-  for (var j = 0u; j < 9u; j += 3u) {
-    let gm = vec3u(7u << j);
-    let g = bo & gm;
-    bad = bad || any(g == vec3u(0u));
-    let one = single3(g) & ((bt & gm) == vec3u(0u));
-    hid |= select(vec3u(0u), q & spread(gm), one);
-  }
+  hid |= box_hidden(q, bo, bt, 7u) | box_hidden(q, bo, bt, 0x38u) | box_hidden(q, bo, bt, 0x1c0u);
   return hid;
 }
 
@@ -122,36 +155,15 @@ fn digit_locked(d: u32) {
   let a0 = q & vec3u(ROW);
   let a1 = (q >> vec3u(9u)) & vec3u(ROW);
   let a2 = q >> vec3u(18u);
-  var e0 = vec3u(0u);
-  var e1 = vec3u(0u);
-  var e2 = vec3u(0u);
-  for (var j = 0u; j < 9u; j += 3u) {
-    let gm = vec3u(7u << j);
-    let h0 = (a0 & gm) != vec3u(0u);
-    let h1 = (a1 & gm) != vec3u(0u);
-    let h2 = (a2 & gm) != vec3u(0u);
-    // pointing: the box's places in one row leave the row's other boxes
-    let rest = vec3u(ROW) & ~gm;
-    e0 |= select(vec3u(0u), rest, h0 & !h1 & !h2);
-    e1 |= select(vec3u(0u), rest, h1 & !h0 & !h2);
-    e2 |= select(vec3u(0u), rest, h2 & !h0 & !h1);
-    // claiming: a row's places in one box leave the box's other rows
-    let c0 = h0 & ((a0 & ~gm) == vec3u(0u));
-    let c1 = h1 & ((a1 & ~gm) == vec3u(0u));
-    let c2 = h2 & ((a2 & ~gm) == vec3u(0u));
-    e0 |= select(vec3u(0u), gm, c1 | c2);
-    e1 |= select(vec3u(0u), gm, c0 | c2);
-    e2 |= select(vec3u(0u), gm, c0 | c1);
-  }
-  var r = q & ~(e0 | (e1 << vec3u(9u)) | (e2 << vec3u(18u)));
+  var e = Lines(vec3u(0u), vec3u(0u), vec3u(0u));
+  e = rows_locked(a0, a1, a2, 7u, e);
+  e = rows_locked(a0, a1, a2, 0x38u, e);
+  e = rows_locked(a0, a1, a2, 0x1c0u, e);
+  var r = q & ~(e.e0 | (e.e1 << vec3u(9u)) | (e.e2 << vec3u(18u)));
   // columns: pointing (a box's places in one column leave the column in the other bands), claiming (a column's
   // places in one band leave the box's other columns)
   let bo = fold(r);
-  var point = vec3u(0u);
-  for (var j = 0u; j < 9u; j += 3u) {
-    let g = bo & vec3u(7u << j);
-    point |= select(vec3u(0u), g, single3(g) & (g != vec3u(0u)));
-  }
+  let point = column_point(bo, 7u) | column_point(bo, 0x38u) | column_point(bo, 0x1c0u);
   let pointAll = point.x | point.y | point.z;
   let colOnce = bo.x | bo.y | bo.z;
   let colTwice = (bo.x & bo.y) | (bo.x & bo.z) | (bo.y & bo.z);
