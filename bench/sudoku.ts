@@ -68,7 +68,8 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
   const q = args.quick;
   const report = new BenchReport('sudoku', ctx, args);
   const t0 = performance.now();
-  await solveFull(ctx, generated(4, 2, 6)); // compile + warm up
+  // compile + warm up both kernels (standard 9x9 on digit planes, other shapes cell by cell)
+  await solveFull(ctx, [...generated(4, 2, 6), ...generated(9, 2, 30)]);
   const compileSeconds = (performance.now() - t0) / 1000;
   const count = (d: number) => (o.count === 'all' ? Infinity : Number(o.count ?? (q ? d / 10 : d)));
   const extra = String(o.with ?? '').split(',');

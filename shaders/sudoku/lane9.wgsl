@@ -74,6 +74,8 @@ fn groups(c: vec3u) -> vec3u {
 
 var<private> bad: bool;
 var<private> changed: bool;
+// places removed so far in this round, to see cells of two candidates become single
+var<private> removed: vec3u;
 
 // The box of columns `m` (per band) when it holds one place of the digit: bo has the columns with a place, bt
 // those with two.
@@ -127,6 +129,7 @@ fn digit_round(d: u32, singles: vec3u) -> vec3u {
   let boxF = spread(groups(cf));
   let q = (before & ~(rowsF | colsF | boxF)) | f;
   changed = changed || any(q != before);
+  removed |= before & ~q;
   P[d] = q;
   // rows
   let r0 = q & vec3u(ROW);
@@ -178,8 +181,10 @@ fn digit_locked(d: u32) {
 fn round() -> u32 {
   var once = vec3u(0u);
   var twice = vec3u(0u);
+  var thrice = vec3u(0u);
   for (var d = 0u; d < 9u; d++) {
     let p = P[d];
+    thrice |= twice & p;
     twice |= once & p;
     once |= p;
   }
@@ -189,16 +194,19 @@ fn round() -> u32 {
   let singles = once & ~twice;
   bad = false;
   changed = false;
-  // a hidden single takes its cell from every other digit at once, so that the digits after it see it as a
-  // naked single in the same round (a cell hidden for two digits empties: a contradiction next round)
+  // a hidden single takes its cell from every other digit at once, and a cell of two candidates that loses one
+  // is single, so that the digits after them see them as naked singles in the same round (a cell hidden for two
+  // digits empties: a contradiction next round)
+  let pairs = twice & ~thrice;
   var fixed = singles;
+  removed = vec3u(0u);
   for (var d = 0u; d < 9u; d++) {
     let h = digit_round(d, fixed) & ~fixed;
     for (var e = 0u; e < 9u && any(h != vec3u(0u)); e++) {
       P[e] = select(P[e] & ~h, P[e], e == d);
     }
     changed = changed || any(h != vec3u(0u));
-    fixed |= h;
+    fixed |= h | (removed & pairs);
   }
   if (bad) {
     return SWEEP_CONTRADICTION;
