@@ -10,7 +10,9 @@ import { caInput } from '../src/puzzles/sudoku/pack.ts';
 import {
   caRun,
   caStep,
+  gridString,
   initialMasks,
+  masksToValues,
   RULE_HIDDEN,
   RULE_LOCKED,
   RULE_NAKED,
@@ -20,7 +22,8 @@ import {
   verify,
   type SudokuPuzzle,
 } from '../src/puzzles/sudoku/reference.ts';
-import { runCa, solveFull, sudokuRule } from '../src/puzzles/sudoku/solver.ts';
+import { solveLanes } from '../src/puzzles/sudoku/lane.ts';
+import { runCa, solveFull, solveFullRounds, sudokuRule } from '../src/puzzles/sudoku/solver.ts';
 import { skipGpu, withDevice } from './gpu.ts';
 
 const DATA = new URL('../../shared/data/sudoku/', import.meta.url).pathname;
@@ -160,6 +163,40 @@ describe.skipIf(skipGpu)('sudoku complete solver', () => {
         if (cpu > 1) multiples++;
       });
       expect(multiples).toBeGreaterThan(0);
+    });
+  });
+
+  it('both lane kernels (digit planes, cell by cell) decide like the CPU solver, solutions verified', async () => {
+    await withDevice(async (ctx) => {
+      const random = rng(17);
+      // standard 9x9: unique, multiple (few clues), contradictory (a wrong clue)
+      const puzzles = Array.from({ length: 40 }, (_, k) => randomPuzzle(emptyPuzzle(9), k % 4 === 3 ? 0.12 : 0.3 + 0.2 * random(), random, k % 5 === 4 ? 1 : 0));
+      const want = puzzles.map((p) => Math.min(2, solveCpu(p, 2).solutions.length));
+      for (const planes of [true, false]) {
+        const got = await solveLanes(ctx, puzzles, { planes });
+        puzzles.forEach((p, i) => {
+          const o = got[i]!;
+          expect(o.status, `puzzle ${i}, planes ${planes}`).toBe(['contradiction', 'solved', 'multiple'][want[i]]);
+          for (const m of o.solutions) expect(verify(p, gridString(masksToValues(m)))).toBe(true);
+        });
+      }
+      expect(want.filter((w) => w === 2).length).toBeGreaterThan(0);
+      expect(want.filter((w) => w === 0).length).toBeGreaterThan(0);
+    });
+  });
+
+  it('puzzles the lanes hand back (node cap) are finished by the rounds solver', async () => {
+    await withDevice(async (ctx) => {
+      const puzzles = [...mixedPuzzles(9, 10), randomPuzzle(emptyPuzzle(6), 0.1, rng(4))];
+      const capped = await solveFull(ctx, puzzles, { laneNodeCap: 1 });
+      const rounds = await solveFullRounds(ctx, puzzles);
+      puzzles.forEach((p, i) => {
+        const cpu = solveCpu(p, 2).solutions.length;
+        const want = cpu === 0 ? 'contradiction' : cpu === 1 ? 'solved' : 'multiple';
+        expect(capped.results[i].status, `puzzle ${i}`).toBe(want);
+        expect(rounds.results[i].status, `puzzle ${i}`).toBe(want);
+        if (capped.results[i].solution) expect(verify(p, capped.results[i].solution!)).toBe(true);
+      });
     });
   });
 });

@@ -166,6 +166,8 @@ export interface FullOptions {
    */
   perPuzzle?: number;
   progress?: (done: number, total: number) => void;
+  /** grids one puzzle may run on the lanes before the rounds solver takes it over (lane.ts) */
+  laneNodeCap?: number;
 }
 
 interface Job {
@@ -221,7 +223,7 @@ export async function solveFull(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: 
   const outcomes = await solveLanes(
     ctx,
     mine.map((i) => puzzles[i]),
-    { rules, deadline, chunk: deadline !== undefined ? 1024 : undefined, onChunk: (n) => opts.progress?.((done += n), puzzles.length) },
+    { rules, deadline, nodeCap: opts.laneNodeCap, chunk: deadline !== undefined ? 1024 : undefined, onChunk: (n) => opts.progress?.((done += n), puzzles.length) },
     laneStats,
   );
   const ms = performance.now() - t0;
