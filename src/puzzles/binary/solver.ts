@@ -13,7 +13,7 @@ import type { GridInput, Rule } from '../../engine/rule.ts';
 import { runAll } from '../../engine/run.ts';
 import type { SolveResult } from '../types.ts';
 import { cellsToString, UNKNOWN, type BinaryPuzzle } from './codec.ts';
-import { packCa, packCaInto, unpackCa, wordsPerRow } from './pack.ts';
+import { packCa, unpackCa, wordsPerRow } from './pack.ts';
 import { LEVEL_METHODS, METHODS_ALL, checkSolution, thesisCells, thesisInit, thesisLastChange, THESIS_AGE_MAX } from './reference.ts';
 
 export const caRule: Rule = {
@@ -97,28 +97,29 @@ export function packInput(p: Shape & { distinct: boolean }, grids: { cells: Arra
   const { width: w, height: h } = p;
   const words = packWords(p);
   const state = new Uint32Array(words * grids.length);
-  grids.forEach((g, k) => {
+  const U = UNKNOWN;
+  for (let k = 0; k < grids.length; k++) {
+    const { cells, set = -1, value = 0 } = grids[k];
     const at = k * words;
-    packCaInto(w, h, g.cells, state, at);
-    // a probe: one more cell set (pack.ts layout: one word pair per row)
-    if (g.set !== undefined && g.set >= 0) {
-      const x = g.set % w;
-      const row = at + 2 * ((g.set - x) / w);
-      state[row] |= 1 << x;
-      if (g.value === 1) state[row + 1] |= 1 << x;
-      else state[row + 1] &= ~(1 << x);
-    }
-    // the columns: the rows' bits transposed
     const cols = at + 2 * h;
-    for (let y = 0; y < h; y++) {
-      const known = state[at + 2 * y];
-      const value = state[at + 2 * y + 1];
-      for (let x = 0; x < w; x++) {
-        state[cols + 2 * x] |= ((known >>> x) & 1) << y;
-        state[cols + 2 * x + 1] |= ((value >>> x) & 1) << y;
+    // rows and columns in one pass (a probe's cell read as its value)
+    for (let y = 0, i = 0; y < h; y++) {
+      let known = 0;
+      let ones = 0;
+      for (let x = 0; x < w; x++, i++) {
+        const v = i === set ? value : cells[i];
+        if (v === U) continue;
+        known |= 1 << x;
+        state[cols + 2 * x] |= 1 << y;
+        if (v === 1) {
+          ones |= 1 << x;
+          state[cols + 2 * x + 1] |= 1 << y;
+        }
       }
+      state[at + 2 * y] = known;
+      state[at + 2 * y + 1] = ones;
     }
-  });
+  }
   return { width: w, height: h, items: grids.length, state, params: [methods, p.distinct ? 1 : 0, maxGenerations ?? 0, 2] };
 }
 
@@ -127,13 +128,25 @@ const packWords = (p: Shape) => 2 * p.height + 2 * p.width + 1;
 /** each lane's cells, status and generations from a pack's state */
 export function packOutcomes(p: Shape, state: Uint32Array, count: number): { cells: Uint8Array; status: GridStatus; generations: number }[] {
   const words = packWords(p);
-  return Array.from({ length: count }, (_, k) => {
-    const header = state[k * words + words - 1];
-    const cells = unpackCa(p.width, p.height, state.subarray(k * words, k * words + 2 * p.height));
+  const { width: w, height: h } = p;
+  // all lanes' cells in one buffer: a typed array of its own per lane (past V8's 64 on-heap bytes) made garbage
+  // collection a quarter of the host's time
+  const all = new Uint8Array(count * w * h);
+  const out = new Array<{ cells: Uint8Array; status: GridStatus; generations: number }>(count);
+  for (let k = 0, i = 0; k < count; k++) {
+    const at = k * words;
+    const header = state[at + words - 1];
+    const cells = all.subarray(i, i + w * h);
+    for (let y = 0; y < h; y++) {
+      const known = state[at + 2 * y];
+      const value = state[at + 2 * y + 1];
+      for (let x = 0; x < w; x++, i++) all[i] = (known >>> x) & 1 ? (value >>> x) & 1 : UNKNOWN;
+    }
     const status: GridStatus =
       header & PACK_CONTRADICTION ? 'contradiction' : header & CAPPED ? 'capped' : header & PACK_PENDING ? 'fixpoint' : 'done';
-    return { cells, status, generations: header & PACK_GENERATIONS };
-  });
+    out[k] = { cells, status, generations: header & PACK_GENERATIONS };
+  }
+  return out;
 }
 
 export function thesisInput(p: BinaryPuzzle, maxGenerations?: number): GridInput {
@@ -442,6 +455,21 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     }
   };
 
+  // Scratch arrays reused by every round (the host's per-round work is synchronous): typed arrays past V8's 64
+  // on-heap bytes each get a buffer of their own, and making them per round kept the garbage collector busy.
+  const scratchInts: Int32Array[] = [];
+  const scratch = (k: number, n: number) => {
+    if (!scratchInts[k] || scratchInts[k].length < n) scratchInts[k] = new Int32Array(n);
+    const a = scratchInts[k].subarray(0, n);
+    a.fill(0);
+    return a;
+  };
+  let scratchCells = new Uint8Array(0);
+  const scratch8 = (n: number) => {
+    if (scratchCells.length < n) scratchCells = new Uint8Array(n);
+    return scratchCells.subarray(0, n);
+  };
+
   const startProbing = (node: SearchNode) => {
     const job = node.job;
     if (!node.cells.includes(UNKNOWN)) {
@@ -454,8 +482,8 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     const w = job.puzzle.width;
     const h = job.puzzle.height;
     // per line: how many of each value are placed (rows 0..h-1, then columns)
-    const ones = new Int32Array(w + h);
-    const zeros = new Int32Array(w + h);
+    const ones = scratch(0, w + h);
+    const zeros = scratch(1, w + h);
     const cells = node.cells;
     for (let i = 0, y = 0, x = 0; i < cells.length; i++) {
       const v = cells[i];
@@ -480,7 +508,7 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     // value in the wrong place forces a trio; then cells with many known neighbours. Scores computed once per
     // cell (a score in the comparator costs more than the rest of the round on the host).
     const unknown: number[] = [];
-    const scores = new Int32Array(cells.length);
+    const scores = scratch(2, cells.length);
     for (let i = 0, y = 0, x = 0; i < cells.length; i++) {
       if (cells[i] === UNKNOWN && node.probed[i] < 2) {
         const near = known(x + 1, y) + known(x - 1, y) + known(x, y + 1) + known(x, y - 1) + known(x + 2, y) + known(x - 2, y) + known(x, y + 2) + known(x, y - 2);
@@ -549,7 +577,9 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
   const roundDone = (round: ProbeRound) => {
     const node = round.node;
     const job = node.job;
-    const base = node.cells.slice();
+    // merged into a scratch copy; a node array of its own only when something was fixed
+    const base = scratch8(node.cells.length);
+    base.set(node.cells);
     let progress = false;
     let dead = false;
     for (const [cell, ends] of round.results) {
@@ -614,7 +644,7 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
       return;
     }
     if (progress) {
-      node.cells = base;
+      node.cells = base.slice();
       node.fixedInSweep = true;
       node.roundSize = firstRound;
       runNode(node, 3);
