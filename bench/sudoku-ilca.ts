@@ -5,7 +5,7 @@
 //   Table 1's d values (33/34/33), each cell blanked with probability d; `--filter sud` keeps only the draws that
 //   generator's solver sud.m accepts (singles, or one guess then singles, see `sudAccepts`);
 // - stppc: the STPPC graded sets solo_3x3db/di/da/de (Basic/Intermediate/Advanced/Extreme) of ../shared.
-// Options: --sets paper,stppc  --presets 'base;sr=40' (names in ILCA_PRESETS)  --puzzles N (per level, 100)
+// Options: --sets paper,stppc|none  --presets 'base;sr=40' (names in ILCA_PRESETS)  --puzzles N (per level, 100)
 // --runs N (10)  --seed S (1)  --engine cpu|gpu (cpu: the CPU twin, bit-identical to the GPU by
 // test/sudoku-ilca.test.ts, which SwiftShader is far slower than)  --capped true (the capped reading of eq. 7 as well).
 // A timing case runs the same jobs on the GPU and the CPU twin and compares them (runs/s, ratio, same outcomes).
@@ -111,7 +111,8 @@ const givensOf = (ps: SudokuPuzzle[]) => ps.reduce((s, p) => s + p.givens.filter
 export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
   const o = args.options;
   const report = new BenchReport('sudoku-ilca', ctx, args);
-  const sets = String(o.sets ?? 'paper,stppc').split(',');
+  // --sets none: only the GPU-against-CPU-twin timing case
+  const sets = String(o.sets ?? 'paper,stppc').split(',').filter((s) => s && s !== 'none');
   const presets = String(o.presets ?? Object.keys(ILCA_PRESETS).join(';')).split(';');
   const per = Number(o.puzzles ?? (args.quick ? 10 : 100));
   const runs = Number(o.runs ?? 10);

@@ -2,10 +2,9 @@
 // the same seed gives the same result.
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Batch } from '../src/engine/batch.ts';
 import { parseSudoku } from '../src/puzzles/sudoku/codec.ts';
 import { emptyPuzzle, randomPuzzle, rng } from '../src/puzzles/sudoku/generate.ts';
-import { factorTable, ILCA_PRESETS, ilcaInitial, ilcaInput, ilcaRule, ilcaRunCpu, ilcaStep, ilcaValues, paperD, paperPuzzle, runIlca, type IlcaParams } from '../src/puzzles/sudoku/ilca.ts';
+import { factorTable, ILCA_PRESETS, ilcaInitial, ilcaRunCpu, ilcaStep, ilcaValues, paperD, paperPuzzle, runIlca, type IlcaParams } from '../src/puzzles/sudoku/ilca.ts';
 import { gridString, verify, type SudokuPuzzle } from '../src/puzzles/sudoku/reference.ts';
 import { skipGpu, withDevice } from './gpu.ts';
 
@@ -17,6 +16,18 @@ function puzzles(): SudokuPuzzle[] {
   const out = [paperPuzzle(0.3, random), paperPuzzle(0.8, random), randomPuzzle(emptyPuzzle(9), 0.55, random), randomPuzzle(emptyPuzzle(6), 0.4, random), randomPuzzle(emptyPuzzle(4), 0.3, random)];
   if (existsSync(DATA)) out.push(...parseSudoku(readFileSync(`${DATA}solo_3x3di.tsv`), 'di').slice(0, 3).map((r) => r.puzzle!));
   return out;
+}
+
+/** The CPU twin's state after at most k time-steps (stopping, as a run does, at the step that finds it resolved). */
+function cpuState(p: SudokuPuzzle, seed: number, params: IlcaParams, k: number): Uint32Array {
+  const table = factorTable(p, params);
+  let s = ilcaInitial(p, seed, params);
+  for (let step = 0; step < k; step++) {
+    const r = ilcaStep(p, s, table, seed, params.sr, params.capped);
+    if (r.unfinished === 0) break;
+    s = r.next;
+  }
+  return s.words;
 }
 
 describe.skipIf(skipGpu)('ILCA: GPU against the CPU twin', () => {
@@ -32,26 +43,37 @@ describe.skipIf(skipGpu)('ILCA: GPU against the CPU twin', () => {
     it(`every word after k steps, ${name}`, async () => {
       await withDevice(async (ctx) => {
         const ps = puzzles();
+        const jobs = ps.map((puzzle, i) => ({ puzzle, seed: 100 + i }));
         for (const k of [1, 3, 20]) {
-          const batch = await Batch.create(ctx, ilcaRule);
-          const ids = ps.map((p, i) => batch.add({ ...ilcaInput(p, 100 + i, params), maxGenerations: k }));
-          await batch.run({ maxGenerations: k, readbackEvery: 1 });
-          const states = await batch.readStates(ids);
-          batch.destroy();
-          ps.forEach((p, i) => {
-            const table = factorTable(p, params);
-            let s = ilcaInitial(p, 100 + i, params);
-            for (let step = 0; step < k; step++) {
-              const r = ilcaStep(p, s, table, 100 + i, params.sr, params.capped);
-              s = r.next;
-              if (r.unfinished === 0) break; // the engine stops a solved grid there too
-            }
-            expect(Array.from(states[i]), `puzzle ${i} after ${k} steps`).toEqual(Array.from(s.words));
-          });
+          const got = await runIlca(ctx, jobs, { ...params, steps: k }, undefined, { withState: true });
+          ps.forEach((p, i) => expect(Array.from(got[i].state!), `puzzle ${i} after ${k} steps`).toEqual(Array.from(cpuState(p, 100 + i, params, k))));
         }
       });
     });
   }
+
+  it('edge grids (no givens, all givens, 1x1, 16x16, a contradiction), few lanes and small chunks', async () => {
+    await withDevice(async (ctx) => {
+      const random = rng(4);
+      const full = randomPuzzle(emptyPuzzle(9), 1, random);
+      const clash = { ...emptyPuzzle(4), givens: Uint8Array.from([1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]) };
+      const ps = [emptyPuzzle(9), full, emptyPuzzle(1), randomPuzzle(emptyPuzzle(16), 0.6, random), clash, ...puzzles().slice(0, 2)];
+      // several runs of each puzzle, shapes interleaved, more runs than lanes, chunks that end mid-shape
+      const jobs = [0, 1, 2].flatMap((r) => ps.map((puzzle, i) => ({ puzzle, seed: 31 * i + r })));
+      const params = { ...ILCA_PRESETS['sr=40'], sr: 9, steps: 30 };
+      const stats = { dispatches: 0, readbacks: 0 };
+      const got = await runIlca(ctx, jobs, params, undefined, { withState: true, lanes: 4, chunk: 5 }, stats);
+      jobs.forEach((j, i) => {
+        const cpu = ilcaRunCpu(j.puzzle, j.seed, params);
+        expect([got[i].solved, got[i].steps, gridString(got[i].values)], `job ${i}`).toEqual([cpu.solved, cpu.steps, gridString(cpu.values)]);
+        expect(Array.from(got[i].state!), `job ${i}`).toEqual(Array.from(cpuState(j.puzzle, j.seed, params, params.steps)));
+      });
+      expect(got[1].solved && got[1].steps === 1 && got[7 + 1].steps === 1).toBe(true);
+      expect(got[2].solved).toBe(true);
+      // per shape: 9x9 12 runs in 3 chunks, 1x1, 16x16, 4x4 one each
+      expect(stats.readbacks).toBe(6);
+    });
+  });
 
   it('runIlca: same steps and grids as the CPU run, and the same seed gives the same result', async () => {
     await withDevice(async (ctx) => {

@@ -1,76 +1,66 @@
-// The paper's Irregular Learning Cellular Automaton (seed 002, Algorithms 1 and 3, eq. 5-10), one time-step per
-// generation, synchronous (ping-pong). CPU twin and the choices where the paper is vague:
-// src/puzzles/sudoku/ilca.ts. Rectangular boxes only.
-// State per cell: n f32 log-probabilities, then action | step << 8 | given << 31.
-// aux: f32 log r(d) for d = 0..|N|, then log p(d) (DEAD where p(d) <= 0).
-// param0: shape (n | boxW << 8 | boxH << 16), param1: sr | capped << 16 (log P never above 0), param2: seed,
-// param3: |N| (peers per cell).
-// Finalized cells (degree == |N|) raise nothing; others raise FLAG_CHANGED | FLAG_PENDING, so a grid whose
-// every cell is finalized is `done` (Algorithm 1, line 16).
+// The paper's Irregular Learning Cellular Automaton (seed 002, Algorithms 1 and 3, eq. 5-10) with one run
+// (puzzle x seed) per invocation: every time-step of a run, up to the cap, inside the invocation; when its run is
+// resolved or capped, an invocation takes the next run of the dispatch (an atomic counter), so no lane waits for
+// the longest run. CPU twin and the choices where the paper is vague: src/puzzles/sudoku/ilca.ts.
+//
+// Why this shape on SwiftShader (the CPU Vulkan driver), measured against the former one-grid-per-workgroup,
+// one-time-step-per-dispatch kernel (README, "ILCA"): no dispatch, readback or host work per time-step, no
+// workgroup barrier or workgroup memory, and every lane busy (81 cells of a 9x9 grid left 47 of 128 invocations of
+// two workgroups idle). The degree (eq. 5) of a cell is |N| minus the peers holding its action, counted on digit
+// planes (a bit per cell of the cells holding each action) as popcount(peer mask & plane): a few words per cell
+// instead of reading 20 peers.
+//
+// One pipeline per grid shape: N_SIDE (n), PLANE_WORDS (ceil(n*n / 32)) and PEERS (|N|) are override constants.
+
+struct Params {
+  // runs in this dispatch, and the index of its first run in the job list
+  count: u32,
+  firstJob: u32,
+  // time-step cap (the paper: 250)
+  steps: u32,
+  // selective probability reset every sr steps (0 = never)
+  sr: u32,
+  // 1: capped weights (log P never above 0)
+  capped: u32,
+  // word offsets in `input`
+  peersAt: u32,
+  infoAt: u32,
+  jobsAt: u32,
+}
+
+// input: f32 log r(d) for d = 0..PEERS then log p(d) (DEAD where p(d) <= 0), from word 0;
+//   at peersAt, per cell PLANE_WORDS words: its peers' bits; at infoAt, per cell: row | column << 8 | region << 16;
+//   per puzzle, per cell two words: its fixed value (a given, or a cell the elimination automaton solved) or 0,
+//   then the mask of its live candidates; at jobsAt, per run: the word offset of its puzzle, its seed.
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> input: array<u32>;
+// log P of every run of the dispatch: n floats per cell, cells in order
+@group(0) @binding(2) var<storage, read_write> weights: array<f32>;
+// per run, 1 + n*n words: steps | resolved << 31, then every cell's action
+@group(0) @binding(3) var<storage, read_write> results: array<u32>;
+// word 0: the next run to take
+@group(0) @binding(4) var<storage, read_write> work: array<atomic<u32>>;
+
+override WORKGROUP_SIZE: u32 = 4u;
+override N_SIDE: u32 = 9u;
+override PLANE_WORDS: u32 = 3u;
+override PEERS: u32 = 20u;
 
 const DEAD: f32 = -1e30;
 const DEAD_BELOW: f32 = -1e29;
 const GIVEN: u32 = 0x80000000u;
+const RESOLVED: u32 = 0x80000000u;
+// n <= 32
+const MAX_CELLS: u32 = 1024u;
+const MAX_PLANE_WORDS: u32 = 2048u;
 
-var<private> base: u32;
-var<private> n: u32;
-var<private> boxW: u32;
-var<private> boxH: u32;
-
-fn act(i: u32) -> u32 {
-  return src[base + i * (n + 1u) + n] & 0xffu;
-}
-
-// Degree (eq. 5): peers (row, column, box) whose action differs.
-fn degree(x: u32) -> u32 {
-  let r = x / n;
-  let c = x % n;
-  let a = act(x);
-  var d = 0u;
-  for (var k = 0u; k < n; k++) {
-    if (k != c && act(r * n + k) != a) {
-      d++;
-    }
-    if (k != r && act(k * n + c) != a) {
-      d++;
-    }
-  }
-  let r0 = (r / boxH) * boxH;
-  let c0 = (c / boxW) * boxW;
-  for (var i = r0; i < r0 + boxH; i++) {
-    for (var j = c0; j < c0 + boxW; j++) {
-      if (i != r && j != c && act(i * n + j) != a) {
-        d++;
-      }
-    }
-  }
-  return d;
-}
-
-// The largest degree among peers that chose the same action as x (-1 when none did).
-fn max_same_degree(x: u32, a: u32) -> i32 {
-  let r = x / n;
-  let c = x % n;
-  var best = -1;
-  for (var k = 0u; k < n; k++) {
-    if (k != c && act(r * n + k) == a) {
-      best = max(best, i32(degree(r * n + k)));
-    }
-    if (k != r && act(k * n + c) == a) {
-      best = max(best, i32(degree(k * n + c)));
-    }
-  }
-  let r0 = (r / boxH) * boxH;
-  let c0 = (c / boxW) * boxW;
-  for (var i = r0; i < r0 + boxH; i++) {
-    for (var j = c0; j < c0 + boxW; j++) {
-      if (i != r && j != c && act(i * n + j) == a) {
-        best = max(best, i32(degree(i * n + j)));
-      }
-    }
-  }
-  return best;
-}
+// per cell: action | degree << 8 | GIVEN. The degree is the one of step t while the update loop writes the
+// actions of step t + 1 over it (a later cell's reward reads its peers' degrees of step t).
+var<private> cell: array<u32, MAX_CELLS>;
+// two sets of digit planes (actions of step t, and of step t + 1 being written): plane a of a set at a * PLANE_WORDS
+var<private> planes: array<u32, MAX_PLANE_WORDS>;
+// Algorithm 3: unit sums (rows, columns, regions)
+var<private> sums: array<u32, 96>;
 
 fn hash32(v: u32) -> u32 {
   var x = v;
@@ -82,120 +72,214 @@ fn hash32(v: u32) -> u32 {
   return x;
 }
 
-fn tie_hash(seed: u32, cell: u32, step: u32) -> u32 {
-  return hash32(seed + hash32(cell * 0x10001u + step * 0x9e3779b9u));
+fn tie_hash(seed: u32, x: u32, step: u32) -> u32 {
+  return hash32(seed + hash32(x * 0x10001u + step * 0x9e3779b9u));
 }
 
-fn write_cell(at: u32, p: array<f32, 32>, word: u32) {
-  for (var v = 0u; v < n; v++) {
-    dst[at + v] = bitcast<u32>(p[v]);
+fn set_plane(planeSet: u32, action: u32, x: u32) {
+  let w = planeSet + (action - 1u) * PLANE_WORDS + (x >> 5u);
+  planes[w] |= 1u << (x & 31u);
+}
+
+// Definition 3: the most probable action; the current one when it is among them, else a tie broken by the hash
+fn choose(at: u32, current: u32, h: u32) -> u32 {
+  var best = weights[at];
+  var count = 1u;
+  for (var v = 1u; v < N_SIDE; v++) {
+    let p = weights[at + v];
+    if (p > best) {
+      best = p;
+      count = 1u;
+    } else if (p == best) {
+      count++;
+    }
   }
-  dst[at + n] = word;
+  if (current != 0u && weights[at + current - 1u] == best) {
+    return current;
+  }
+  var k = h % count;
+  for (var v = 0u; v < N_SIDE; v++) {
+    if (weights[at + v] == best) {
+      if (k == 0u) {
+        return v + 1u;
+      }
+      k--;
+    }
+  }
+  return 1u;
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn ilca_step(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
-  let t = tile_index(workgroupId);
-  if (t >= batch.tileCount) {
-    return;
-  }
-  let tile = tiles[t];
-  let g = grids[tile.grid];
-  base = g.stateOffset;
-  n = g.param0 & 0xffu;
-  boxW = (g.param0 >> 8u) & 0xffu;
-  boxH = (g.param0 >> 16u) & 0xffu;
-  let sr = g.param1 & 0xffffu;
-  let capped = (g.param1 & 0x10000u) != 0u;
-  let seed = g.param2;
-  let N = g.param3;
-  let cells = n * n;
-  let W = n + 1u;
-  let sn = n * (n + 1u) / 2u;
-  var flags = 0u;
-  for (var x = tile.firstItem + localIndex; x < cells && tile.firstItem + localIndex < g.items; x += g.items) {
-    let at = base + x * W;
-    var p: array<f32, 32>;
-    for (var v = 0u; v < n; v++) {
-      p[v] = bitcast<f32>(src[at + v]);
+fn ilca_runs() {
+  let cells = N_SIDE * N_SIDE;
+  let setWords = N_SIDE * PLANE_WORDS;
+  let sn = N_SIDE * (N_SIDE + 1u) / 2u;
+  let stride = 1u + cells;
+  var busy = false;
+  var job = 0u;
+  var seed = 0u;
+  var base = 0u;
+  // time-steps done, and the plane set of the current actions (0 or setWords)
+  var t = 0u;
+  var cur = 0u;
+  loop {
+    if (!busy) {
+      job = atomicAdd(&work[0], 1u);
+      if (job >= params.count) {
+        break;
+      }
+      let j = params.jobsAt + 2u * (params.firstJob + job);
+      let puzzleAt = input[j];
+      seed = input[j + 1u];
+      base = job * cells * N_SIDE;
+      cur = 0u;
+      t = 0u;
+      busy = true;
+      for (var w = 0u; w < setWords; w++) {
+        planes[w] = 0u;
+      }
+      // the initial vector: a fixed cell weight 1 on its value, others weight 1 on each live candidate (log 0),
+      // 0 (DEAD) on the rest; the initial action is a fixed value, or a live candidate drawn by the hash
+      for (var x = 0u; x < cells; x++) {
+        let fixed = input[puzzleAt + 2u * x];
+        let at = base + x * N_SIDE;
+        var action = fixed;
+        if (fixed != 0u) {
+          for (var v = 0u; v < N_SIDE; v++) {
+            weights[at + v] = select(DEAD, 0.0, v + 1u == fixed);
+          }
+        } else {
+          let mask = input[puzzleAt + 2u * x + 1u];
+          for (var v = 0u; v < N_SIDE; v++) {
+            weights[at + v] = select(DEAD, 0.0, (mask & (1u << v)) != 0u);
+          }
+          let live = countOneBits(mask);
+          var k = tie_hash(seed, x, 0u) % select(N_SIDE, live, live != 0u);
+          action = 1u;
+          for (var v = 0u; v < N_SIDE; v++) {
+            if (live == 0u || (mask & (1u << v)) != 0u) {
+              if (k == 0u) {
+                action = v + 1u;
+                break;
+              }
+              k--;
+            }
+          }
+        }
+        cell[x] = action | select(0u, GIVEN, fixed != 0u);
+        set_plane(0u, action, x);
+      }
     }
-    let word = src[at + n];
-    let c = word & 0xffu;
-    let d = degree(x);
-    if (d != N) {
-      flags |= FLAG_CHANGED | FLAG_PENDING;
-    }
-    if ((word & GIVEN) != 0u) {
-      write_cell(at, p, word);
+    let out = job * stride;
+    if (t >= params.steps) {
+      results[out] = params.steps;
+      for (var x = 0u; x < cells; x++) {
+        results[out + 1u + x] = cell[x] & 0xffu;
+      }
+      busy = false;
       continue;
     }
-    let step = ((word >> 8u) & 0x7fffffu) + 1u;
-    if (sr > 0u && step % sr == 0u) {
-      // Algorithm 3: row, column or box not summing to n(n+1)/2 -> the initial vector: live P back to 1, dead 0
-      let r = x / n;
-      let col = x % n;
-      var rowSum = 0u;
-      var colSum = 0u;
-      var boxSum = 0u;
-      for (var k = 0u; k < n; k++) {
-        rowSum += act(r * n + k);
-        colSum += act(k * n + col);
+    let step = t + 1u;
+    // degrees (eq. 5) of step t: peers whose action differs
+    var unfinished = 0u;
+    for (var x = 0u; x < cells; x++) {
+      let s = cell[x];
+      let plane = cur + ((s & 0xffu) - 1u) * PLANE_WORDS;
+      let peers = params.peersAt + x * PLANE_WORDS;
+      var same = 0u;
+      for (var w = 0u; w < PLANE_WORDS; w++) {
+        same += countOneBits(input[peers + w] & planes[plane + w]);
       }
-      let r0 = (r / boxH) * boxH;
-      let c0 = (col / boxW) * boxW;
-      for (var i = r0; i < r0 + boxH; i++) {
-        for (var j = c0; j < c0 + boxW; j++) {
-          boxSum += act(i * n + j);
+      let d = PEERS - same;
+      cell[x] = (s & 0x800000ffu) | (d << 8u);
+      unfinished += select(1u, 0u, same == 0u);
+    }
+    // Algorithm 1, lines 16-18: every cell's degree is |N|
+    if (unfinished == 0u) {
+      results[out] = step | RESOLVED;
+      for (var x = 0u; x < cells; x++) {
+        results[out + 1u + x] = cell[x] & 0xffu;
+      }
+      busy = false;
+      continue;
+    }
+    let next = setWords - cur;
+    for (var w = 0u; w < setWords; w++) {
+      planes[next + w] = 0u;
+    }
+    // Algorithm 3 replaces Algorithm 1 at steps sr, 2sr, ...
+    let reset = params.sr > 0u && step % params.sr == 0u;
+    if (reset) {
+      for (var u = 0u; u < 3u * N_SIDE; u++) {
+        sums[u] = 0u;
+      }
+      for (var x = 0u; x < cells; x++) {
+        let info = input[params.infoAt + x];
+        let a = cell[x] & 0xffu;
+        sums[info & 0xffu] += a;
+        sums[N_SIDE + ((info >> 8u) & 0xffu)] += a;
+        sums[2u * N_SIDE + (info >> 16u)] += a;
+      }
+    }
+    for (var x = 0u; x < cells; x++) {
+      let s = cell[x];
+      let c = s & 0xffu;
+      var action = c;
+      if ((s & GIVEN) == 0u) {
+        let at = base + x * N_SIDE;
+        // the current action is the most probable one (it was chosen so): it stays so unless its weight drops
+        // or the vector is reset
+        var rescan = false;
+        if (reset) {
+          // Algorithm 3: a row, column or region off n(n+1)/2 (eq. 10) -> the initial vector again
+          let info = input[params.infoAt + x];
+          if (sums[info & 0xffu] != sn || sums[N_SIDE + ((info >> 8u) & 0xffu)] != sn || sums[2u * N_SIDE + (info >> 16u)] != sn) {
+            for (var v = 0u; v < N_SIDE; v++) {
+              weights[at + v] = select(DEAD, 0.0, weights[at + v] > DEAD_BELOW);
+            }
+            rescan = true;
+          }
+        } else {
+          // Algorithm 1: reward when every peer differs, or when this cell's degree beats every same-action peer's
+          let d = (s >> 8u) & 0xffu;
+          var reward = d == PEERS;
+          if (!reward) {
+            var maxSame = 0u;
+            let plane = cur + (c - 1u) * PLANE_WORDS;
+            let peers = params.peersAt + x * PLANE_WORDS;
+            for (var w = 0u; w < PLANE_WORDS; w++) {
+              var m = input[peers + w] & planes[plane + w];
+              while (m != 0u) {
+                maxSame = max(maxSame, (cell[w * 32u + firstTrailingBit(m)] >> 8u) & 0xffu);
+                m &= m - 1u;
+              }
+            }
+            reward = d > maxSame;
+          }
+          let f = bitcast<f32>(input[select(PEERS + 1u + d, d, reward)]);
+          let was = weights[at + c - 1u];
+          var now = select(was + f, min(was + f, 0.0), params.capped != 0u);
+          if (was <= DEAD_BELOW) {
+            now = DEAD;
+          } else if (f <= DEAD_BELOW) {
+            // eq. 9 below 0 kills the action, except a cell's last live one (it stays at 100%)
+            var live = 0u;
+            for (var v = 0u; v < N_SIDE; v++) {
+              live += select(0u, 1u, weights[at + v] > DEAD_BELOW);
+            }
+            now = select(DEAD, was, live == 1u);
+          }
+          weights[at + c - 1u] = now;
+          rescan = now < was;
         }
-      }
-      if (rowSum != sn || colSum != sn || boxSum != sn) {
-        for (var v = 0u; v < n; v++) {
-          p[v] = select(DEAD, 0.0, p[v] > DEAD_BELOW);
+        if (rescan) {
+          action = choose(at, c, tie_hash(seed, x, step));
         }
+        cell[x] = (s & 0xff00u) | action;
       }
-    } else {
-      // Algorithm 1: reward when every peer differs, or when this cell's degree beats every same-action peer's
-      let reward = d == N || i32(d) > max_same_degree(x, c);
-      let f = bitcast<f32>(aux[g.auxOffset + select(N + 1u + d, d, reward)]);
-      let cur = p[c - 1u];
-      var live = 0u;
-      for (var v = 0u; v < n; v++) {
-        live += select(0u, 1u, p[v] > DEAD_BELOW);
-      }
-      var next = select(cur + f, min(cur + f, 0.0), capped); // capped: probabilities saturate at 1 (log 0)
-      if (f <= DEAD_BELOW) {
-        next = select(DEAD, cur, live == 1u); // a lone live action stays at 100%
-      }
-      p[c - 1u] = select(next, DEAD, cur <= DEAD_BELOW);
+      set_plane(next, action, x);
     }
-    // Definition 3: the new action is the most probable one; the current one if it is among them, else a tie
-    // broken by the hash
-    var best = p[0];
-    var count = 1u;
-    for (var v = 1u; v < n; v++) {
-      if (p[v] > best) {
-        best = p[v];
-        count = 1u;
-      } else if (p[v] == best) {
-        count++;
-      }
-    }
-    var k = tie_hash(seed, x, step) % count;
-    var chosen = 1u;
-    if (p[c - 1u] == best) {
-      count = 0u; // keep the current action when it is among the best
-      chosen = c;
-    }
-    for (var v = 0u; v < n && count > 0u; v++) {
-      if (p[v] == best) {
-        if (k == 0u) {
-          chosen = v + 1u;
-          break;
-        }
-        k--;
-      }
-    }
-    write_cell(at, p, chosen | (step << 8u));
+    cur = next;
+    t = step;
   }
-  report_flags(t, localIndex, flags);
 }

@@ -45,13 +45,9 @@
 //    0.1~0.9 and Easy < 0.4 <= Medium < 0.55 <= Hard < 0.7 <= Evil is MATLAB Central 13846 (Ps.m/Cs.m): a complete
 //    grid with each cell blanked with probability d. `paperPuzzle` draws the same way (Table 1's d values), so Easy
 //    has ~57 givens and Evil ~20, most of them with many solutions.
-import type { GridInput, Rule } from '../../engine/rule.ts';
-import { Batch } from '../../engine/batch.ts';
 import type { GpuContext } from '../../gpu/context.ts';
-import { WORKGROUP_SIZE } from '../../engine/constants.ts';
-import { shapeParam } from './pack.ts';
 import { emptyPuzzle, randomPuzzle } from './generate.ts';
-import { caRun, bitValue, popcount, topology, type SudokuPuzzle } from './reference.ts';
+import { caRun, bitValue, fullMask, popcount, topology, type SudokuPuzzle } from './reference.ts';
 
 export interface IlcaParams {
   lr: number;
@@ -171,22 +167,38 @@ function checkShape(p: SudokuPuzzle): void {
   if (p.regions || p.diagonal) throw new Error('the ILCA runs on rectangular-box sudoku only');
 }
 
-export function ilcaInitial(p: SudokuPuzzle, seed: number, params: IlcaParams): IlcaState {
+/**
+ * The start of a run, per cell: `fixed` is its value when it is a given (improved: or a cell the elimination
+ * automaton solved), else 0 and `mask` holds its live candidates (values no given peer holds, or the automaton's).
+ */
+export function initialCells(p: SudokuPuzzle, params: IlcaParams): { fixed: Uint8Array; mask: Uint32Array } {
   checkShape(p);
+  const t = topology(p);
+  const cells = p.n * p.n;
+  if (params.eliminate) {
+    const cand = caRun(p).masks;
+    const fixed = Uint8Array.from(cand, (m) => (popcount(m) === 1 ? bitValue(m) : 0));
+    return { fixed, mask: Uint32Array.from(cand, (m, i) => (fixed[i] ? 0 : m)) };
+  }
+  const fixed = Uint8Array.from(p.givens);
+  const mask = new Uint32Array(cells);
+  for (let i = 0; i < cells; i++) {
+    if (fixed[i]) continue;
+    let m = fullMask(p.n);
+    for (const j of t.peers[i]) if (p.givens[j]) m &= ~(1 << (p.givens[j] - 1));
+    mask[i] = m >>> 0;
+  }
+  return { fixed, mask };
+}
+
+export function ilcaInitial(p: SudokuPuzzle, seed: number, params: IlcaParams): IlcaState {
   const n = p.n;
   const W = cellWords(p);
   const cells = n * n;
-  const t = topology(p);
   const buf = new ArrayBuffer(cells * W * 4);
   const words = new Uint32Array(buf);
   const floats = new Float32Array(buf);
-  let fixed = p.givens;
-  let cand: Uint32Array | null = null;
-  if (params.eliminate) {
-    const r = caRun(p);
-    cand = r.masks;
-    fixed = Uint8Array.from(r.masks, (m) => (popcount(m) === 1 ? bitValue(m) : 0));
-  }
+  const { fixed, mask } = initialCells(p, params);
   for (let i = 0; i < cells; i++) {
     const at = i * W;
     if (fixed[i]) {
@@ -194,10 +206,8 @@ export function ilcaInitial(p: SudokuPuzzle, seed: number, params: IlcaParams): 
       words[at + n] = (fixed[i] | GIVEN) >>> 0;
       continue;
     }
-    // candidates: values no given peer holds (or the automaton's candidates, improved), each at weight 1
-    let mask = cand ? cand[i] : (1 << n) - 1;
-    if (!cand) for (const j of t.peers[i]) if (p.givens[j]) mask &= ~(1 << (p.givens[j] - 1));
-    for (let v = 0; v < n; v++) floats[at + v] = mask & (1 << v) ? 0 : DEAD;
+    // each live candidate at weight 1
+    for (let v = 0; v < n; v++) floats[at + v] = mask[i] & (1 << v) ? 0 : DEAD;
     words[at + n] = chooseAction(floats, at, n, tieHash(seed, i, 0));
   }
   return { words, floats };
@@ -285,75 +295,189 @@ export function ilcaRunCpu(p: SudokuPuzzle, seed: number, params: IlcaParams): {
   return { solved: false, steps: params.steps, values: ilcaValues(p, s) };
 }
 
-// ---- GPU ---------------------------------------------------------------------------------------------------------
-export const ilcaRule: Rule = {
-  name: 'sudoku-ilca',
-  files: ['sudoku/ilca.wgsl'],
-  entryPoints: ['ilca_step'],
-  stateAccess: 'ping-pong',
-  tracksCompletion: true,
-};
-
-export function ilcaInput(p: SudokuPuzzle, seed: number, params: IlcaParams): GridInput {
-  const s = ilcaInitial(p, seed, params);
-  return {
-    width: p.n,
-    height: p.n,
-    items: Math.min(p.n * p.n, WORKGROUP_SIZE),
-    state: s.words,
-    aux: new Uint32Array(factorTable(p, params).buffer),
-    params: [shapeParam(p), (params.sr & 0xffff) | (params.capped ? CAPPED : 0), seed >>> 0, peerCount(p)],
-    maxGenerations: params.steps,
-  };
-}
+// ---- GPU ----------------------------------------------------------------------------------------------------------
+// One run (puzzle x seed) per invocation, every time-step inside it (shaders/sudoku/ilca.wgsl): one dispatch and
+// one readback per chunk of runs. SwiftShader runs 4 lanes per core at a time.
+const WORKGROUP = 4;
+const RESOLVED = 0x80000000;
 
 export interface IlcaResult {
   solved: boolean;
   /** time-steps to the solution (the initial choice is step 1), or the cap */
   steps: number;
   values: Uint8Array;
+  /** from the start of the call to the readback that brought it */
   ms: number;
+  /** with `withState`: the run's last state as the CPU twin holds it (IlcaState.words) */
+  state?: Uint32Array;
 }
 
-/** Runs every (puzzle, seed) pair as its own grid in one batch (or as many as the device needs). */
-export async function runIlca(ctx: GpuContext, jobs: { puzzle: SudokuPuzzle; seed: number }[], params: IlcaParams, progress?: (done: number, total: number) => void): Promise<IlcaResult[]> {
+export interface IlcaGpuOptions {
+  /** invocations per dispatch (each takes runs until none is left) */
+  lanes?: number;
+  /** runs per dispatch and readback */
+  chunk?: number;
+  /** read the weights back too (tests: word for word against the CPU twin) */
+  withState?: boolean;
+}
+
+export interface IlcaStats {
+  dispatches: number;
+  readbacks: number;
+}
+
+/** Runs every (puzzle, seed) pair; results in job order. */
+export async function runIlca(
+  ctx: GpuContext,
+  jobs: { puzzle: SudokuPuzzle; seed: number }[],
+  params: IlcaParams,
+  progress?: (done: number, total: number) => void,
+  opts: IlcaGpuOptions = {},
+  stats: IlcaStats = { dispatches: 0, readbacks: 0 },
+): Promise<IlcaResult[]> {
   const results: IlcaResult[] = new Array(jobs.length);
-  let next = 0;
+  const t0 = performance.now();
   let done = 0;
-  while (next < jobs.length) {
-    const batch = await Batch.create(ctx, ilcaRule);
-    try {
-      const ids = new Map<number, number>();
-      const t0 = performance.now();
-      while (next < jobs.length) {
-        const input = ilcaInput(jobs[next].puzzle, jobs[next].seed, params);
-        if (!batch.canAdd(input)) break;
-        ids.set(batch.add(input), next++);
-      }
-      const ended = new Map<number, number>();
-      const outcomes = await batch.run({
-        maxGenerations: params.steps,
-        onChunk: (finished) => {
-          for (const o of finished) ended.set(o.id, performance.now());
-          done += finished.length;
-          progress?.(done, jobs.length);
-        },
-      });
-      const order = outcomes.map((o) => o.id);
-      const states = await batch.readStates(order);
-      outcomes.forEach((o, k) => {
-        const j = ids.get(o.id)!;
-        const solved = o.status === 'done';
-        results[j] = {
-          solved,
-          steps: solved ? o.generations + 1 : params.steps,
-          values: ilcaValues(jobs[j].puzzle, states[k]),
-          ms: (ended.get(o.id) ?? performance.now()) - t0,
-        };
-      });
-    } finally {
-      batch.destroy();
-    }
+  // one pipeline per grid shape
+  const groups = new Map<string, number[]>();
+  jobs.forEach((j, k) => {
+    checkShape(j.puzzle);
+    const key = `${j.puzzle.n}:${j.puzzle.boxW}x${j.puzzle.boxH}`;
+    const g = groups.get(key);
+    if (g) g.push(k);
+    else groups.set(key, [k]);
+  });
+  for (const indices of groups.values()) {
+    await runShape(ctx, indices.map((k) => jobs[k]), params, opts, stats, t0, (k, r) => {
+      results[indices[k]] = r;
+    }, (count) => {
+      done += count;
+      progress?.(done, jobs.length);
+    });
   }
   return results;
+}
+
+async function runShape(
+  ctx: GpuContext,
+  jobs: { puzzle: SudokuPuzzle; seed: number }[],
+  params: IlcaParams,
+  opts: IlcaGpuOptions,
+  stats: IlcaStats,
+  t0: number,
+  put: (k: number, r: IlcaResult) => void,
+  onChunk: (count: number) => void,
+): Promise<void> {
+  const device = ctx.device;
+  const p0 = jobs[0].puzzle;
+  const n = p0.n;
+  const cells = n * n;
+  const planeWords = Math.ceil(cells / 32);
+  const N = peerCount(p0);
+  const t = topology(p0);
+  // input: factor table, peer masks, cell info, puzzles, jobs (ilca.wgsl)
+  const words: number[] = Array.from(new Uint32Array(factorTable(p0, params).buffer));
+  const peersAt = words.length;
+  for (let x = 0; x < cells; x++) {
+    const m = new Array(planeWords).fill(0);
+    for (const k of t.peers[x]) m[k >> 5] |= 1 << (k & 31);
+    for (const w of m) words.push(w >>> 0);
+  }
+  const infoAt = words.length;
+  for (let x = 0; x < cells; x++) words.push((Math.floor(x / n) | (x % n) << 8 | t.region[x] << 16) >>> 0);
+  const puzzleAt = new Map<SudokuPuzzle, number>();
+  for (const { puzzle } of jobs) {
+    if (puzzleAt.has(puzzle)) continue;
+    puzzleAt.set(puzzle, words.length);
+    const { fixed, mask } = initialCells(puzzle, params);
+    for (let x = 0; x < cells; x++) words.push(fixed[x], mask[x]);
+  }
+  const jobsAt = words.length;
+  for (const j of jobs) words.push(puzzleAt.get(j.puzzle)!, j.seed >>> 0);
+
+  const weightBytes = 4 * cells * n;
+  const maxChunk = Math.max(1, Math.floor(Math.min(ctx.limits.maxStorageBufferBindingSize, 256 << 20) / weightBytes));
+  const chunk = Math.min(jobs.length, opts.chunk ?? 8192, maxChunk);
+  const lanesWanted = opts.lanes ?? 64;
+  const stride = 1 + cells;
+  const pipeline = await ctx.computePipeline({
+    files: ['sudoku/ilca.wgsl'],
+    entryPoint: 'ilca_runs',
+    constants: { WORKGROUP_SIZE: WORKGROUP, N_SIDE: n, PLANE_WORDS: planeWords, PEERS: N },
+  });
+  const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
+  const buffers: GPUBuffer[] = [];
+  const make = (label: string, size: number, u: number) => {
+    const b = device.createBuffer({ label: `sudoku.ilca.${label}`, size, usage: u });
+    buffers.push(b);
+    return b;
+  };
+  try {
+    const input = make('input', 4 * words.length, usage);
+    device.queue.writeBuffer(input, 0, Uint32Array.from(words));
+    const uniform = make('params', 32, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
+    const work = make('work', 16, usage);
+    const weights = make('weights', weightBytes * chunk, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
+    const out = make('results', 4 * stride * chunk, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
+    const readOut = make('read', 4 * stride * chunk, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST);
+    const readWeights = opts.withState ? make('read.weights', weightBytes * chunk, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST) : null;
+    const bind = device.createBindGroup({
+      label: 'sudoku.ilca.bind',
+      layout: pipeline.getBindGroupLayout(0),
+      entries: [uniform, input, weights, out, work].map((buffer, binding) => ({ binding, resource: { buffer } })),
+    });
+    for (let first = 0; first < jobs.length; first += chunk) {
+      const count = Math.min(chunk, jobs.length - first);
+      device.queue.writeBuffer(uniform, 0, Uint32Array.from([count, first, params.steps, params.sr, params.capped ? 1 : 0, peersAt, infoAt, jobsAt]));
+      device.queue.writeBuffer(work, 0, new Uint32Array(4));
+      const enc = device.createCommandEncoder({ label: 'sudoku.ilca' });
+      const pass = enc.beginComputePass();
+      pass.setPipeline(pipeline);
+      pass.setBindGroup(0, bind);
+      pass.dispatchWorkgroups(Math.ceil(Math.min(lanesWanted, count) / WORKGROUP));
+      pass.end();
+      enc.copyBufferToBuffer(out, 0, readOut, 0, 4 * stride * count);
+      if (readWeights) enc.copyBufferToBuffer(weights, 0, readWeights, 0, weightBytes * count);
+      device.queue.submit([enc.finish()]);
+      stats.dispatches++;
+      await Promise.all([readOut.mapAsync(GPUMapMode.READ, 0, 4 * stride * count), readWeights?.mapAsync(GPUMapMode.READ, 0, weightBytes * count)]);
+      stats.readbacks++;
+      const r = new Uint32Array(readOut.getMappedRange(0, 4 * stride * count).slice(0));
+      readOut.unmap();
+      let w: Float32Array | null = null;
+      if (readWeights) {
+        w = new Float32Array(readWeights.getMappedRange(0, weightBytes * count).slice(0));
+        readWeights.unmap();
+      }
+      const ms = performance.now() - t0;
+      for (let k = 0; k < count; k++) {
+        const at = k * stride;
+        if (r[at] === 0) throw new Error(`sudoku ilca: run ${first + k} came back without a result`);
+        const solved = (r[at] & RESOLVED) !== 0;
+        const steps = r[at] & ~RESOLVED;
+        const values = Uint8Array.from(r.subarray(at + 1, at + stride));
+        const result: IlcaResult = { solved, steps, values, ms };
+        if (w) result.state = stateWords(jobs[first + k].puzzle, params, values, w.subarray(k * cells * n, (k + 1) * cells * n), solved ? steps - 1 : steps);
+        put(first + k, result);
+      }
+      onChunk(count);
+    }
+  } finally {
+    for (const b of buffers) b.destroy();
+  }
+}
+
+/** A GPU run's weights and actions as the CPU twin's state words (givens flagged, others with the steps done). */
+function stateWords(p: SudokuPuzzle, params: IlcaParams, values: Uint8Array, weights: Float32Array, stepsDone: number): Uint32Array {
+  const n = p.n;
+  const W = n + 1;
+  const { fixed } = initialCells(p, params);
+  const buf = new ArrayBuffer(n * n * W * 4);
+  const floats = new Float32Array(buf);
+  const words = new Uint32Array(buf);
+  for (let x = 0; x < n * n; x++) {
+    floats.set(weights.subarray(x * n, x * n + n), x * W);
+    words[x * W + n] = fixed[x] ? (fixed[x] | GIVEN) >>> 0 : (values[x] | (stepsDone << 8)) >>> 0;
+  }
+  return words;
 }
