@@ -4,7 +4,7 @@
 // in-place rounds solver (solver.ts).
 import type { GpuContext } from '../../gpu/context.ts';
 import { shapeParam } from './pack.ts';
-import { initialMasks, RULES_ALL, topology, type SudokuPuzzle } from './reference.ts';
+import { initialMasks, masksToValues, RULES_ALL, topology, type SudokuPuzzle } from './reference.ts';
 
 /** words before a puzzle's two solutions in the result buffer (lane.wgsl RESULT_HEADER) */
 const RESULT_HEADER = 8;
@@ -24,8 +24,8 @@ export interface LaneOutcome {
   /** automaton sweeps of the puzzle itself before its first split, and of all its grids */
   rootSweeps: number;
   sweeps: number;
-  /** candidate masks of the solutions found (0, 1 or 2) */
-  solutions: Uint32Array[];
+  /** the solutions found (0, 1 or 2), as values 1..n */
+  solutions: Uint8Array[];
   /** from the start of the call to the readback that brought it */
   ms: number;
 }
@@ -71,14 +71,22 @@ export async function solveLanes(
   return out;
 }
 
-/** How a kernel holds a grid: its words in the input and in a solution, from and to candidate masks. */
+/** How a kernel holds a grid: its words in the input (from the givens) and in a solution (to values). */
 interface Kernel {
   files: string[];
   entryPoint: string;
   takes(p: SudokuPuzzle, opts: LaneOptions): boolean;
   gridWords(p: SudokuPuzzle): number;
-  pack(masks: Uint32Array, words: number[]): void;
-  unpack(words: Uint32Array, p: SudokuPuzzle): Uint32Array;
+  pack(p: SudokuPuzzle, words: number[]): void;
+  values(words: Uint32Array, at: number, p: SudokuPuzzle): Uint8Array;
+}
+
+interface Submitted {
+  first: number;
+  part: SudokuPuzzle[];
+  resultAt: number[];
+  buffers: GPUBuffer[];
+  mapped: Promise<void>;
 }
 
 function isStandard9(p: SudokuPuzzle): boolean {
@@ -90,10 +98,10 @@ const CELLS: Kernel = {
   entryPoint: 'sudoku_lanes',
   takes: (p, opts) => !(isStandard9(p) && opts.planes !== false),
   gridWords: (p) => p.n * p.n,
-  pack: (masks, words) => {
-    for (const m of masks) words.push(m);
+  pack: (p, words) => {
+    for (const m of initialMasks(p)) words.push(m);
   },
-  unpack: (words) => words,
+  values: (words, at, p) => masksToValues(words.subarray(at, at + p.n * p.n)),
 };
 
 /** Digit planes: word 3d + band holds digit d's places in that band of three rows, bit 9 * row + column. */
@@ -102,21 +110,27 @@ export const PLANES9: Kernel = {
   entryPoint: 'sudoku_lanes9',
   takes: (p, opts) => isStandard9(p) && opts.planes !== false,
   gridWords: () => 27,
-  pack: (masks, words) => {
-    const planes = new Array(27).fill(0);
+  pack: (p, words) => {
+    // every digit everywhere, then each given takes its cell from the other digits
+    const planes = new Array(27).fill(0x7ffffff);
     for (let x = 0; x < 81; x++) {
-      const band = Math.floor(x / 27);
-      for (let d = 0; d < 9; d++) if (masks[x] & (1 << d)) planes[3 * d + band] |= 1 << x % 27;
+      const v = p.givens[x];
+      if (!v) continue;
+      const band = (x / 27) | 0;
+      const bit = 1 << x % 27;
+      for (let d = 0; d < 9; d++) if (d !== v - 1) planes[3 * d + band] &= ~bit;
     }
     for (const w of planes) words.push(w >>> 0);
   },
-  unpack: (planes) => {
-    const masks = new Uint32Array(81);
-    for (let x = 0; x < 81; x++) {
-      const band = Math.floor(x / 27);
-      for (let d = 0; d < 9; d++) if ((planes[3 * d + band] >>> x % 27) & 1) masks[x] |= 1 << d;
+  values: (words, at) => {
+    // a solved grid: every cell in exactly one plane
+    const values = new Uint8Array(81);
+    for (let d = 0; d < 9; d++) {
+      for (let band = 0; band < 3; band++) {
+        for (let w = words[at + 3 * d + band]; w; w &= w - 1) values[band * 27 + 31 - Math.clz32(w & -w)] = d + 1;
+      }
     }
-    return masks;
+    return values;
   },
 };
 
@@ -125,7 +139,7 @@ async function solveGroup(ctx: GpuContext, kernel: Kernel, puzzles: SudokuPuzzle
   if (puzzles.length === 0) return out;
   const device = ctx.device;
   const pipeline = await ctx.computePipeline({ files: kernel.files, entryPoint: kernel.entryPoint, constants: { WORKGROUP_SIZE: WORKGROUP } });
-  const chunk = opts.chunk ?? 8192;
+  const chunk = opts.chunk ?? Math.max(256, Math.min(4096, Math.ceil(puzzles.length / 4)));
   const stride = Math.max(...puzzles.map((p) => kernel.gridWords(p)));
   const lanesWanted = opts.lanes ?? 64;
   const scratchBytes = opts.scratchBytes ?? Math.min(64 << 20, ctx.limits.maxStorageBufferBindingSize);
@@ -137,87 +151,100 @@ async function solveGroup(ctx: GpuContext, kernel: Kernel, puzzles: SudokuPuzzle
   const scratch = device.createBuffer({ label: 'sudoku.lanes.scratch', size: 4 * lanes * depthCap * stride, usage });
   const work = device.createBuffer({ label: 'sudoku.lanes.work', size: 16, usage });
   const uniform = device.createBuffer({ label: 'sudoku.lanes.params', size: 32, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-  try {
-    for (let first = 0; first < puzzles.length; first += chunk) {
-      if (opts.deadline !== undefined && performance.now() > opts.deadline) break;
-      const part = puzzles.slice(first, first + chunk);
-      // input: one header offset per puzzle, then per puzzle [shape, masks, regions, result] and its data
-      const words: number[] = new Array(part.length).fill(0);
-      let resultWords = 0;
-      const resultAt: number[] = [];
-      const regionsAt = new Map<string, number>();
-      for (let k = 0; k < part.length; k++) {
-        const p = part[k];
-        words[k] = words.length;
-        const header = words.length;
-        words.push(shapeParam(p), 0, 0, resultWords);
-        resultAt.push(resultWords);
-        resultWords += RESULT_HEADER + 2 * kernel.gridWords(p);
-        if (p.regions) {
-          const t = topology(p);
-          const key = Array.from(p.regions).join(',');
-          let at = regionsAt.get(key);
-          if (at === undefined) {
-            at = words.length;
-            regionsAt.set(key, at);
-            for (let R = 0; R < p.n; R++) for (const c of t.units[2 * p.n + R]) words.push(c);
-          }
-          words[header + 2] = at;
+  // chunks overlap: the next one is packed and queued while the GPU runs this one, and this one is decoded while
+  // the GPU runs the next (the queue keeps their order; scratch, work and params are reused in turn)
+  const submit = (first: number): Submitted => {
+    const part = puzzles.slice(first, first + chunk);
+    // input: one header offset per puzzle, then per puzzle [shape, grid, regions, result] and its data
+    const words: number[] = new Array(part.length).fill(0);
+    let resultWords = 0;
+    const resultAt: number[] = [];
+    const regionsAt = new Map<string, number>();
+    for (let k = 0; k < part.length; k++) {
+      const p = part[k];
+      words[k] = words.length;
+      const header = words.length;
+      words.push(shapeParam(p), 0, 0, resultWords);
+      resultAt.push(resultWords);
+      resultWords += RESULT_HEADER + 2 * kernel.gridWords(p);
+      if (p.regions) {
+        const t = topology(p);
+        const key = Array.from(p.regions).join(',');
+        let at = regionsAt.get(key);
+        if (at === undefined) {
+          at = words.length;
+          regionsAt.set(key, at);
+          for (let R = 0; R < p.n; R++) for (const c of t.units[2 * p.n + R]) words.push(c);
         }
-        words[header + 1] = words.length;
-        kernel.pack(initialMasks(p), words);
+        words[header + 2] = at;
       }
-      const input = device.createBuffer({ label: 'sudoku.lanes.input', size: 4 * words.length, usage });
-      const results = device.createBuffer({ label: 'sudoku.lanes.results', size: 4 * resultWords, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
-      const read = device.createBuffer({ label: 'sudoku.lanes.read', size: 4 * resultWords, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-      try {
-        device.queue.writeBuffer(input, 0, Uint32Array.from(words));
-        device.queue.writeBuffer(work, 0, new Uint32Array(4));
-        device.queue.writeBuffer(uniform, 0, Uint32Array.from([part.length, depthCap, opts.nodeCap ?? 1_000_000, opts.rules ?? RULES_ALL, stride, 0, 0, 0]));
-        const bind = device.createBindGroup({
-          label: 'sudoku.lanes.bind',
-          layout: pipeline.getBindGroupLayout(0),
-          entries: [uniform, input, results, scratch, work].map((buffer, binding) => ({ binding, resource: { buffer } })),
-        });
-        const enc = device.createCommandEncoder({ label: 'sudoku.lanes' });
-        const pass = enc.beginComputePass();
-        pass.setPipeline(pipeline);
-        pass.setBindGroup(0, bind);
-        pass.dispatchWorkgroups(Math.min(lanes, Math.ceil(part.length / WORKGROUP) * WORKGROUP) / WORKGROUP);
-        pass.end();
-        enc.copyBufferToBuffer(results, 0, read, 0, 4 * resultWords);
-        device.queue.submit([enc.finish()]);
-        stats.dispatches++;
-        await read.mapAsync(GPUMapMode.READ);
-        stats.readbacks++;
-        const r = new Uint32Array(read.getMappedRange().slice(0));
-        read.unmap();
-        const ms = performance.now() - t0;
-        part.forEach((p, k) => {
-          const at = resultAt[k];
-          const words = kernel.gridWords(p);
-          const status = STATUS[r[at]];
-          if (!status) throw new Error(`sudoku lanes: puzzle ${first + k} came back without a status`);
-          const found = status === 'multiple' ? 2 : status === 'solved' ? 1 : 0;
-          out[first + k] = {
-            status,
-            nodes: r[at + 1],
-            splits: r[at + 2],
-            depth: r[at + 3],
-            rootSweeps: r[at + 4],
-            sweeps: r[at + 5],
-            solutions: Array.from({ length: found }, (_, s) => kernel.unpack(r.slice(at + RESULT_HEADER + s * words, at + RESULT_HEADER + (s + 1) * words), p)),
-            ms,
-          };
-        });
-        opts.onChunk?.(part.length);
-      } finally {
-        input.destroy();
-        results.destroy();
-        read.destroy();
+      words[header + 1] = words.length;
+      kernel.pack(p, words);
+    }
+    const input = device.createBuffer({ label: 'sudoku.lanes.input', size: 4 * words.length, usage });
+    const results = device.createBuffer({ label: 'sudoku.lanes.results', size: 4 * resultWords, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+    const read = device.createBuffer({ label: 'sudoku.lanes.read', size: 4 * resultWords, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    device.queue.writeBuffer(input, 0, Uint32Array.from(words));
+    device.queue.writeBuffer(work, 0, new Uint32Array(4));
+    device.queue.writeBuffer(uniform, 0, Uint32Array.from([part.length, depthCap, opts.nodeCap ?? 1_000_000, opts.rules ?? RULES_ALL, stride, 0, 0, 0]));
+    const bind = device.createBindGroup({
+      label: 'sudoku.lanes.bind',
+      layout: pipeline.getBindGroupLayout(0),
+      entries: [uniform, input, results, scratch, work].map((buffer, binding) => ({ binding, resource: { buffer } })),
+    });
+    const enc = device.createCommandEncoder({ label: 'sudoku.lanes' });
+    const pass = enc.beginComputePass();
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, bind);
+    pass.dispatchWorkgroups(Math.min(lanes, Math.ceil(part.length / WORKGROUP) * WORKGROUP) / WORKGROUP);
+    pass.end();
+    enc.copyBufferToBuffer(results, 0, read, 0, 4 * resultWords);
+    device.queue.submit([enc.finish()]);
+    stats.dispatches++;
+    return { first, part, resultAt, buffers: [input, results, read], mapped: read.mapAsync(GPUMapMode.READ) };
+  };
+  const pending: Submitted[] = [];
+  try {
+    let next = 0;
+    const more = () => next < puzzles.length && (opts.deadline === undefined || performance.now() <= opts.deadline);
+    if (more()) {
+      pending.push(submit(next));
+      next += chunk;
+    }
+    while (pending.length) {
+      if (more()) {
+        pending.push(submit(next));
+        next += chunk;
       }
+      const { first, part, resultAt, buffers, mapped } = pending.shift()!;
+      await mapped;
+      stats.readbacks++;
+      const read = buffers[2];
+      const r = new Uint32Array(read.getMappedRange().slice(0));
+      read.unmap();
+      for (const b of buffers) b.destroy();
+      const ms = performance.now() - t0;
+      part.forEach((p, k) => {
+        const at = resultAt[k];
+        const words = kernel.gridWords(p);
+        const status = STATUS[r[at]];
+        if (!status) throw new Error(`sudoku lanes: puzzle ${first + k} came back without a status`);
+        const found = status === 'multiple' ? 2 : status === 'solved' ? 1 : 0;
+        out[first + k] = {
+          status,
+          nodes: r[at + 1],
+          splits: r[at + 2],
+          depth: r[at + 3],
+          rootSweeps: r[at + 4],
+          sweeps: r[at + 5],
+          solutions: Array.from({ length: found }, (_, s) => kernel.values(r, at + RESULT_HEADER + s * words, p)),
+          ms,
+        };
+      });
+      opts.onChunk?.(part.length);
     }
   } finally {
+    for (const sub of pending) for (const b of sub.buffers) b.destroy();
     scratch.destroy();
     work.destroy();
     uniform.destroy();

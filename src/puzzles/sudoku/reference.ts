@@ -414,9 +414,11 @@ export function symbolOf(v: number, lower = false): string {
 }
 
 export function gridString(values: ArrayLike<number>, blank = '.', lower = false): string {
-  let s = '';
-  for (let i = 0; i < values.length; i++) s += values[i] ? symbolOf(values[i], lower) : blank;
-  return s;
+  const codes = new Array<number>(values.length);
+  const symbols = lower ? SYMBOLS.toLowerCase() : SYMBOLS;
+  const blankCode = blank.charCodeAt(0);
+  for (let i = 0; i < values.length; i++) codes[i] = values[i] ? (symbols.charCodeAt(values[i] - 1) || 63) : blankCode;
+  return String.fromCharCode(...codes);
 }
 
 export function masksToValues(masks: Uint32Array): Uint8Array {

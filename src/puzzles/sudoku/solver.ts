@@ -238,7 +238,7 @@ export async function solveFull(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: 
     }
     grids += o.nodes;
     const extra = { branches: o.nodes - 1, splits: o.splits, depth: o.depth, sweeps: o.sweeps };
-    const sol = o.solutions.map((m) => solutionString(p, masksToValues(m)));
+    const sol = o.solutions.map((values) => solutionString(p, values));
     if (o.status === 'contradiction') results[i] = { status: 'contradiction', generations: o.rootSweeps, ms: o.ms, extra };
     else if (o.status === 'multiple') results[i] = { status: 'multiple', generations: o.rootSweeps, solution: sol[0], solution2: sol[1], ms: o.ms, extra };
     else results[i] = { status: 'solved', generations: o.rootSweeps, solution: sol[0], ms: o.ms, extra };
