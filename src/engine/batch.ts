@@ -49,6 +49,12 @@ export interface RunOptions {
   /** wall-clock budget in ms; grids still running then end as 'timeout' */
   timeoutMs?: number;
   /**
+   * Sleep this fraction of the previous chunk's time after submitting a chunk, before waiting on its readback
+   * (default 0: wait at once). Dawn's Node bindings poll in a busy loop while a map is pending, taking a core from
+   * SwiftShader's threads; chunks of similar length then run ~20% faster (nonogram rounds, 0.8).
+   */
+  napBeforeReadback?: number;
+  /**
    * Called after each readback with the grids that finished in it (already out of the dispatch). The caller
    * may read their states, release them and add new grids; the run goes on while any grid is running.
    */
@@ -361,7 +367,7 @@ export class Batch {
         this.tableDirty = true;
       }
       const t0 = performance.now();
-      const words = await this.runChunk(dispatches);
+      const words = await this.runChunk(dispatches, opts.napBeforeReadback ?? 0);
       const ms = performance.now() - t0;
       const gens = dispatches * (multi ? perDispatch : 1);
       this.stats.generations += gens;
@@ -433,8 +439,11 @@ export class Batch {
     this.device.queue.submit([enc.finish()]);
   }
 
+  /** ms from submitting the last chunk to its status readback (for napBeforeReadback) */
+  private lastChunkMs = 0;
+
   /** Encodes `dispatches` dispatches in one command buffer, then reads the status words back once. */
-  private async runChunk(dispatches: number): Promise<Uint32Array> {
+  private async runChunk(dispatches: number, nap = 0): Promise<Uint32Array> {
     if (this.tableDirty) this.writeTables();
     this.flushUploads();
     // BatchInfo.dispatchBase (shaders/engine/batch.wgsl): a dispatch number that does not restart per chunk
@@ -462,8 +471,12 @@ export class Batch {
       this.dispatchCount += dispatches;
     }
     enc.copyBufferToBuffer(this.statusBuffer, 0, staging, 0, statusBytes);
+    const submitted = performance.now();
     this.device.queue.submit([enc.finish()]);
+    const napMs = nap * this.lastChunkMs;
+    if (napMs >= 1) await new Promise((wake) => setTimeout(wake, napMs));
     await this.mapRead(staging, statusBytes);
+    this.lastChunkMs = performance.now() - submitted;
     const words = new Uint32Array(staging.getMappedRange(0, statusBytes).slice(0));
     staging.unmap();
     return words;
