@@ -206,6 +206,8 @@ const MAX_WINDOW = 1024;
  * much as settling 1,000 probe copies. Rounds with fewer copies than this widen their windows instead.
  */
 const MIN_ROUND_COPIES = 1024;
+/** Share of the last round's time slept before its readback is awaited (RunOptions.napBeforeReadback). */
+const ROUND_NAP = 0.8;
 
 /** A probe job's copies: the node itself first when it has new cells to settle, then two per probed cell. */
 type Work = { kind: 'root'; puzzle: PuzzleRun } | { kind: 'probe'; node: NodeRun; cells: number[]; settling: boolean };
@@ -300,6 +302,8 @@ class ClassRun {
       await this.batch.run({
         mode,
         readbackEvery: mode === 'multi-gen' ? 1 : undefined,
+        // rounds follow each other at similar lengths: sleep through most of one instead of Dawn's busy wait
+        napBeforeReadback: ROUND_NAP,
         maxGenerations: this.opts.maxGenerations,
         onChunk: (finished) => this.onChunk(finished),
       });
