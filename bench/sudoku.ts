@@ -1,7 +1,8 @@
 // Sudoku benchmark (issue 7). Every case beside the CPU solver of src/puzzles/sudoku/reference.ts (bitmask DFS with
 // naked and hidden singles, counting to 2 solutions like `full`) and @algorithm.ts/sudoku (dancing links, first
 // solution only), measured in the same run:
-// - 17-clue: the complete solver (`--method full`) on the 17-clue set (a stride sample; --count N or all);
+// - 17-clue: the complete solver (`--method full`: one puzzle per GPU invocation, src/puzzles/sudoku/lane.ts) on
+//   the 17-clue set (a stride sample; --count N or all); wall time includes packing, the readback and decoding;
 // - codegolf-hard: the same on the code-golf hard set;
 // - 16x16: STPPC solo_4x4di (100 puzzles);
 // - ca-* (--with ca): share of each set the elimination automaton solves alone, per rule set;
@@ -95,7 +96,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
       {
         case: name,
         source,
-        mode: 'in-place rounds',
+        mode: 'lanes: one puzzle per invocation (9x9 on digit planes, lane9.wgsl; other shapes cell by cell, lane.wgsl)',
         cells: puzzles.reduce((s, p) => s + p.n * p.n, 0),
         grids: stats.grids,
         puzzles: puzzles.length,
