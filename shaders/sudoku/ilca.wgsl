@@ -22,10 +22,15 @@ struct Params {
   sr: u32,
   // 1: capped weights (log P never above 0)
   capped: u32,
+  // 1: settle the deferred rewards at the end of a run (the weights are read back)
+  settle: u32,
   // word offsets in `input`
   peersAt: u32,
   infoAt: u32,
   jobsAt: u32,
+  _pad0: u32,
+  _pad1: u32,
+  _pad2: u32,
 }
 
 // input: f32 log r(d) for d = 0..PEERS then log p(d) (DEAD where p(d) <= 0), from word 0;
@@ -36,7 +41,7 @@ struct Params {
 @group(0) @binding(1) var<storage, read> input: array<u32>;
 // log P of every run of the dispatch: n floats per cell, cells in order
 @group(0) @binding(2) var<storage, read_write> weights: array<f32>;
-// per run, 1 + n*n words: steps | resolved << 31, then every cell's action
+// per run, 1 + n*n words: steps | ended << 30 | resolved << 31, then every cell's action
 @group(0) @binding(3) var<storage, read_write> results: array<u32>;
 // word 0: the next run to take
 @group(0) @binding(4) var<storage, read_write> work: array<atomic<u32>>;
@@ -50,15 +55,22 @@ const DEAD: f32 = -1e30;
 const DEAD_BELOW: f32 = -1e29;
 const GIVEN: u32 = 0x80000000u;
 const RESOLVED: u32 = 0x80000000u;
+const ENDED: u32 = 0x40000000u;
 // n <= 32
 const MAX_CELLS: u32 = 1024u;
-const MAX_PLANE_WORDS: u32 = 2048u;
 
-// per cell: action | degree << 8 | GIVEN. The degree is the one of step t while the update loop writes the
-// actions of step t + 1 over it (a later cell's reward reads its peers' degrees of step t).
+// per cell: action | same << 8 | GIVEN, where `same` counts the peers holding the same action (degree = |N| - same)
 var<private> cell: array<u32, MAX_CELLS>;
-// two sets of digit planes (actions of step t, and of step t + 1 being written): plane a of a set at a * PLANE_WORDS
-var<private> planes: array<u32, MAX_PLANE_WORDS>;
+// digit planes: the bits of the cells holding action a at (a - 1) * PLANE_WORDS
+var<private> planes: array<u32, MAX_CELLS>;
+// the bits of the cells not finalized (same > 0), the only ones Algorithm 1 has to visit (see `since`)
+var<private> conflict: array<u32, 32>;
+// A finalized cell (degree |N|) is rewarded with r(|N|) every step and keeps its action, so its rewards are
+// deferred: since[x] is the first step whose reward it has not received; they are added (the same f32 additions
+// in the same order) when it next has to be visited: a conflict, a reset step, the end of the run.
+var<private> since: array<u32, MAX_CELLS>;
+// the new actions of a time-step (cell | action << 16), applied once every cell has decided (synchronous updates)
+var<private> changes: array<u32, MAX_CELLS>;
 // Algorithm 3: unit sums (rows, columns, regions)
 var<private> sums: array<u32, 96>;
 
@@ -76,9 +88,12 @@ fn tie_hash(seed: u32, x: u32, step: u32) -> u32 {
   return hash32(seed + hash32(x * 0x10001u + step * 0x9e3779b9u));
 }
 
-fn set_plane(planeSet: u32, action: u32, x: u32) {
-  let w = planeSet + (action - 1u) * PLANE_WORDS + (x >> 5u);
-  planes[w] |= 1u << (x & 31u);
+fn peer_word(x: u32, w: u32) -> u32 {
+  return input[params.peersAt + x * PLANE_WORDS + w];
+}
+
+fn cell_bit(x: u32) -> u32 {
+  return 1u << (x & 31u);
 }
 
 // Definition 3: the most probable action; the current one when it is among them, else a tie broken by the hash
@@ -109,19 +124,90 @@ fn choose(at: u32, current: u32, h: u32) -> u32 {
   return 1u;
 }
 
+// The deferred rewards of steps since[x] .. step - 1 on the weight of x's action (a finalized cell's action
+// stays the most probable: rewards never lower it; the host checks r(|N|) >= 0).
+fn settle(at: u32, x: u32, step: u32) {
+  let owed = step - since[x];
+  let f = bitcast<f32>(input[PEERS]);
+  var w = weights[at];
+  if (owed == 0u || w <= DEAD_BELOW || !(f > 0.0)) {
+    return;
+  }
+  if (params.capped != 0u) {
+    for (var i = 0u; i < owed && w < 0.0; i++) {
+      w = min(w + f, 0.0);
+    }
+  } else {
+    for (var i = 0u; i < owed; i++) {
+      w += f;
+    }
+  }
+  weights[at] = w;
+}
+
+// Cell y takes action b: the same-action counts of its peers and its own, the planes and the conflict bits.
+fn change(y: u32, b: u32) {
+  let s = cell[y];
+  let a = s & 0xffu;
+  for (var w = 0u; w < PLANE_WORDS; w++) {
+    var m = peer_word(y, w) & planes[(a - 1u) * PLANE_WORDS + w];
+    while (m != 0u) {
+      let k = w * 32u + firstTrailingBit(m);
+      m &= m - 1u;
+      let sk = cell[k] - 0x100u;
+      cell[k] = sk;
+      if ((sk & 0xff00u) == 0u) {
+        conflict[k >> 5u] &= ~cell_bit(k);
+      }
+    }
+  }
+  planes[(a - 1u) * PLANE_WORDS + (y >> 5u)] &= ~cell_bit(y);
+  planes[(b - 1u) * PLANE_WORDS + (y >> 5u)] |= cell_bit(y);
+  var same = 0u;
+  for (var w = 0u; w < PLANE_WORDS; w++) {
+    var m = peer_word(y, w) & planes[(b - 1u) * PLANE_WORDS + w];
+    same += countOneBits(m);
+    while (m != 0u) {
+      let k = w * 32u + firstTrailingBit(m);
+      m &= m - 1u;
+      let sk = cell[k] + 0x100u;
+      cell[k] = sk;
+      if ((sk & 0xff00u) == 0x100u) {
+        conflict[k >> 5u] |= cell_bit(k);
+      }
+    }
+  }
+  cell[y] = (s & GIVEN) | b | (same << 8u);
+  if (same == 0u) {
+    conflict[y >> 5u] &= ~cell_bit(y);
+  } else {
+    conflict[y >> 5u] |= cell_bit(y);
+  }
+}
+
+// A run ends (resolved at `step`, or capped): its result, and its weights settled to the last step done.
+fn finish(job: u32, base: u32, word: u32, settleTo: u32) {
+  let out = job * (1u + N_SIDE * N_SIDE);
+  results[out] = word;
+  for (var x = 0u; x < N_SIDE * N_SIDE; x++) {
+    let s = cell[x];
+    results[out + 1u + x] = s & 0xffu;
+    if (params.settle != 0u && (s & GIVEN) == 0u) {
+      settle(base + x * N_SIDE + (s & 0xffu) - 1u, x, settleTo);
+    }
+  }
+}
+
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn ilca_runs() {
   let cells = N_SIDE * N_SIDE;
-  let setWords = N_SIDE * PLANE_WORDS;
   let sn = N_SIDE * (N_SIDE + 1u) / 2u;
-  let stride = 1u + cells;
   var busy = false;
   var job = 0u;
   var seed = 0u;
   var base = 0u;
-  // time-steps done, and the plane set of the current actions (0 or setWords)
+  // time-steps done
   var t = 0u;
-  var cur = 0u;
   loop {
     if (!busy) {
       job = atomicAdd(&work[0], 1u);
@@ -132,11 +218,13 @@ fn ilca_runs() {
       let puzzleAt = input[j];
       seed = input[j + 1u];
       base = job * cells * N_SIDE;
-      cur = 0u;
       t = 0u;
       busy = true;
-      for (var w = 0u; w < setWords; w++) {
+      for (var w = 0u; w < N_SIDE * PLANE_WORDS; w++) {
         planes[w] = 0u;
+      }
+      for (var w = 0u; w < PLANE_WORDS; w++) {
+        conflict[w] = 0u;
       }
       // the initial vector: a fixed cell weight 1 on its value, others weight 1 on each live candidate (log 0),
       // 0 (DEAD) on the rest; the initial action is a fixed value, or a live candidate drawn by the hash
@@ -167,49 +255,41 @@ fn ilca_runs() {
           }
         }
         cell[x] = action | select(0u, GIVEN, fixed != 0u);
-        set_plane(0u, action, x);
+        since[x] = 1u;
+        planes[(action - 1u) * PLANE_WORDS + (x >> 5u)] |= cell_bit(x);
+      }
+      for (var x = 0u; x < cells; x++) {
+        let plane = ((cell[x] & 0xffu) - 1u) * PLANE_WORDS;
+        var same = 0u;
+        for (var w = 0u; w < PLANE_WORDS; w++) {
+          same += countOneBits(peer_word(x, w) & planes[plane + w]);
+        }
+        cell[x] |= same << 8u;
+        if (same != 0u) {
+          conflict[x >> 5u] |= cell_bit(x);
+        }
       }
     }
-    let out = job * stride;
     if (t >= params.steps) {
-      results[out] = params.steps;
-      for (var x = 0u; x < cells; x++) {
-        results[out + 1u + x] = cell[x] & 0xffu;
-      }
+      finish(job, base, params.steps | ENDED, t + 1u);
       busy = false;
       continue;
     }
     let step = t + 1u;
-    // degrees (eq. 5) of step t: peers whose action differs
-    var unfinished = 0u;
-    for (var x = 0u; x < cells; x++) {
-      let s = cell[x];
-      let plane = cur + ((s & 0xffu) - 1u) * PLANE_WORDS;
-      let peers = params.peersAt + x * PLANE_WORDS;
-      var same = 0u;
-      for (var w = 0u; w < PLANE_WORDS; w++) {
-        same += countOneBits(input[peers + w] & planes[plane + w]);
-      }
-      let d = PEERS - same;
-      cell[x] = (s & 0x800000ffu) | (d << 8u);
-      unfinished += select(1u, 0u, same == 0u);
+    // Algorithm 1, lines 16-18: every cell's degree (eq. 5) is |N|
+    var open = 0u;
+    for (var w = 0u; w < PLANE_WORDS; w++) {
+      open |= conflict[w];
     }
-    // Algorithm 1, lines 16-18: every cell's degree is |N|
-    if (unfinished == 0u) {
-      results[out] = step | RESOLVED;
-      for (var x = 0u; x < cells; x++) {
-        results[out + 1u + x] = cell[x] & 0xffu;
-      }
+    if (open == 0u) {
+      finish(job, base, step | RESOLVED | ENDED, step);
       busy = false;
       continue;
     }
-    let next = setWords - cur;
-    for (var w = 0u; w < setWords; w++) {
-      planes[next + w] = 0u;
-    }
-    // Algorithm 3 replaces Algorithm 1 at steps sr, 2sr, ...
-    let reset = params.sr > 0u && step % params.sr == 0u;
-    if (reset) {
+    var changed = 0u;
+    if (params.sr > 0u && step % params.sr == 0u) {
+      // Algorithm 3 replaces Algorithm 1 at steps sr, 2sr, ...: a cell of a row, column or region off n(n+1)/2
+      // (eq. 10) goes back to the initial vector (live P back to 1, dead 0); every cell is visited
       for (var u = 0u; u < 3u * N_SIDE; u++) {
         sums[u] = 0u;
       }
@@ -220,43 +300,54 @@ fn ilca_runs() {
         sums[N_SIDE + ((info >> 8u) & 0xffu)] += a;
         sums[2u * N_SIDE + (info >> 16u)] += a;
       }
-    }
-    for (var x = 0u; x < cells; x++) {
-      let s = cell[x];
-      let c = s & 0xffu;
-      var action = c;
-      if ((s & GIVEN) == 0u) {
+      for (var x = 0u; x < cells; x++) {
+        let s = cell[x];
+        if ((s & GIVEN) != 0u) {
+          continue;
+        }
+        let c = s & 0xffu;
         let at = base + x * N_SIDE;
-        // the current action is the most probable one (it was chosen so): it stays so unless its weight drops
-        // or the vector is reset
-        var rescan = false;
-        if (reset) {
-          // Algorithm 3: a row, column or region off n(n+1)/2 (eq. 10) -> the initial vector again
-          let info = input[params.infoAt + x];
-          if (sums[info & 0xffu] != sn || sums[N_SIDE + ((info >> 8u) & 0xffu)] != sn || sums[2u * N_SIDE + (info >> 16u)] != sn) {
-            for (var v = 0u; v < N_SIDE; v++) {
-              weights[at + v] = select(DEAD, 0.0, weights[at + v] > DEAD_BELOW);
-            }
-            rescan = true;
+        settle(at + c - 1u, x, step);
+        since[x] = step + 1u;
+        let info = input[params.infoAt + x];
+        if (sums[info & 0xffu] != sn || sums[N_SIDE + ((info >> 8u) & 0xffu)] != sn || sums[2u * N_SIDE + (info >> 16u)] != sn) {
+          for (var v = 0u; v < N_SIDE; v++) {
+            weights[at + v] = select(DEAD, 0.0, weights[at + v] > DEAD_BELOW);
           }
-        } else {
-          // Algorithm 1: reward when every peer differs, or when this cell's degree beats every same-action peer's
-          let d = (s >> 8u) & 0xffu;
-          var reward = d == PEERS;
-          if (!reward) {
-            var maxSame = 0u;
-            let plane = cur + (c - 1u) * PLANE_WORDS;
-            let peers = params.peersAt + x * PLANE_WORDS;
-            for (var w = 0u; w < PLANE_WORDS; w++) {
-              var m = input[peers + w] & planes[plane + w];
-              while (m != 0u) {
-                maxSame = max(maxSame, (cell[w * 32u + firstTrailingBit(m)] >> 8u) & 0xffu);
-                m &= m - 1u;
-              }
-            }
-            reward = d > maxSame;
+          let action = choose(at, c, tie_hash(seed, x, step));
+          if (action != c) {
+            changes[changed] = x | (action << 16u);
+            changed++;
           }
-          let f = bitcast<f32>(input[select(PEERS + 1u + d, d, reward)]);
+        }
+      }
+    } else {
+      // Algorithm 1 on the cells not finalized: reward when this cell's degree beats every same-action peer's
+      // (fewer same-action peers than each of them has), else penalty
+      for (var w = 0u; w < PLANE_WORDS; w++) {
+        var todo = conflict[w];
+        while (todo != 0u) {
+          let x = w * 32u + firstTrailingBit(todo);
+          todo &= todo - 1u;
+          let s = cell[x];
+          if ((s & GIVEN) != 0u) {
+            continue;
+          }
+          let c = s & 0xffu;
+          let same = (s >> 8u) & 0xffu;
+          let at = base + x * N_SIDE;
+          settle(at + c - 1u, x, step);
+          since[x] = step + 1u;
+          var fewest = 0xffu;
+          for (var w2 = 0u; w2 < PLANE_WORDS; w2++) {
+            var m = peer_word(x, w2) & planes[(c - 1u) * PLANE_WORDS + w2];
+            while (m != 0u) {
+              fewest = min(fewest, (cell[w2 * 32u + firstTrailingBit(m)] >> 8u) & 0xffu);
+              m &= m - 1u;
+            }
+          }
+          let d = PEERS - same;
+          let f = bitcast<f32>(input[select(PEERS + 1u + d, d, same < fewest)]);
           let was = weights[at + c - 1u];
           var now = select(was + f, min(was + f, 0.0), params.capped != 0u);
           if (was <= DEAD_BELOW) {
@@ -270,16 +361,20 @@ fn ilca_runs() {
             now = select(DEAD, was, live == 1u);
           }
           weights[at + c - 1u] = now;
-          rescan = now < was;
+          // the current action was the most probable one: it stays so unless its weight dropped
+          if (now < was) {
+            let action = choose(at, c, tie_hash(seed, x, step));
+            if (action != c) {
+              changes[changed] = x | (action << 16u);
+              changed++;
+            }
+          }
         }
-        if (rescan) {
-          action = choose(at, c, tie_hash(seed, x, step));
-        }
-        cell[x] = (s & 0xff00u) | action;
       }
-      set_plane(next, action, x);
     }
-    cur = next;
+    for (var i = 0u; i < changed; i++) {
+      change(changes[i] & 0xffffu, changes[i] >> 16u);
+    }
     t = step;
   }
 }

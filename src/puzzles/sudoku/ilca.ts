@@ -300,6 +300,7 @@ export function ilcaRunCpu(p: SudokuPuzzle, seed: number, params: IlcaParams): {
 // one readback per chunk of runs. SwiftShader runs 4 lanes per core at a time.
 const WORKGROUP = 4;
 const RESOLVED = 0x80000000;
+const ENDED = 0x40000000;
 
 export interface IlcaResult {
   solved: boolean;
@@ -375,8 +376,12 @@ async function runShape(
   const planeWords = Math.ceil(cells / 32);
   const N = peerCount(p0);
   const t = topology(p0);
+  const table = factorTable(p0, params);
+  // the shader defers a finalized cell's rewards (ilca.wgsl `since`): they must never lower a weight
+  if (N > 0 && !(table[N] >= 0)) throw new Error(`ilca: the reward r(|N|) = 1 + lr must be at least 1 (lr = ${params.lr})`);
+  if (params.steps > 0x3fffffff) throw new Error('ilca: too many steps');
   // input: factor table, peer masks, cell info, puzzles, jobs (ilca.wgsl)
-  const words: number[] = Array.from(new Uint32Array(factorTable(p0, params).buffer));
+  const words: number[] = Array.from(new Uint32Array(table.buffer));
   const peersAt = words.length;
   for (let x = 0; x < cells; x++) {
     const m = new Array(planeWords).fill(0);
@@ -415,7 +420,7 @@ async function runShape(
   try {
     const input = make('input', 4 * words.length, usage);
     device.queue.writeBuffer(input, 0, Uint32Array.from(words));
-    const uniform = make('params', 32, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
+    const uniform = make('params', 48, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
     const work = make('work', 16, usage);
     const weights = make('weights', weightBytes * chunk, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
     const out = make('results', 4 * stride * chunk, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
@@ -428,7 +433,7 @@ async function runShape(
     });
     for (let first = 0; first < jobs.length; first += chunk) {
       const count = Math.min(chunk, jobs.length - first);
-      device.queue.writeBuffer(uniform, 0, Uint32Array.from([count, first, params.steps, params.sr, params.capped ? 1 : 0, peersAt, infoAt, jobsAt]));
+      device.queue.writeBuffer(uniform, 0, Uint32Array.from([count, first, params.steps, params.sr, params.capped ? 1 : 0, opts.withState ? 1 : 0, peersAt, infoAt, jobsAt, 0, 0, 0]));
       device.queue.writeBuffer(work, 0, new Uint32Array(4));
       const enc = device.createCommandEncoder({ label: 'sudoku.ilca' });
       const pass = enc.beginComputePass();
@@ -452,9 +457,9 @@ async function runShape(
       const ms = performance.now() - t0;
       for (let k = 0; k < count; k++) {
         const at = k * stride;
-        if (r[at] === 0) throw new Error(`sudoku ilca: run ${first + k} came back without a result`);
+        if (!(r[at] & ENDED)) throw new Error(`sudoku ilca: run ${first + k} came back without a result`);
         const solved = (r[at] & RESOLVED) !== 0;
-        const steps = r[at] & ~RESOLVED;
+        const steps = r[at] & 0x3fffffff;
         const values = Uint8Array.from(r.subarray(at + 1, at + stride));
         const result: IlcaResult = { solved, steps, values, ms };
         if (w) result.state = stateWords(jobs[first + k].puzzle, params, values, w.subarray(k * cells * n, (k + 1) * cells * n), solved ? steps - 1 : steps);
