@@ -471,12 +471,15 @@ export class Batch {
       this.dispatchCount += dispatches;
     }
     enc.copyBufferToBuffer(this.statusBuffer, 0, staging, 0, statusBytes);
-    const submitted = performance.now();
     this.device.queue.submit([enc.finish()]);
     const napMs = nap * this.lastChunkMs;
     if (napMs >= 1) await new Promise((wake) => setTimeout(wake, napMs));
+    const waited = performance.now();
     await this.mapRead(staging, statusBytes);
-    this.lastChunkMs = performance.now() - submitted;
+    const waitMs = performance.now() - waited;
+    // the chunk's time as far as it is known: a readback ready at once means the nap overslept (the chunk took
+    // less), so the estimate shrinks fast instead of feeding the nap back into itself
+    this.lastChunkMs = napMs >= 1 && waitMs < 0.5 ? napMs / 2 : napMs + waitMs;
     const words = new Uint32Array(staging.getMappedRange(0, statusBytes).slice(0));
     staging.unmap();
     return words;
