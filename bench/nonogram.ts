@@ -134,7 +134,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
       if (maxSolutions === 2 && puzzles.length === all.puzzles.length) taai = { puzzles, results, expected, seconds };
       const hardest = results
         .map((r, i) => ({ puzzle: i + 1, status: r.status, ms: Math.round(r.ms), probes: r.probes, branches: r.branches }))
-        .sort((x, y) => y.ms - x.ms)
+        .sort((x, y) => y.ms - x.ms || y.probes - x.probes)
         .slice(0, 5);
       const name = maxSolutions === 1 ? 'taai2011-first' : 'taai2011-unique';
       report.add(
