@@ -118,8 +118,10 @@ fn column_point(bo: vec3u, m: u32) -> vec3u {
 
 // One digit's plane: naked singles of this digit (`fixed`, its cells that are single) leave their rows, columns
 // and boxes; returns the digit's hidden singles (cells that are its only place in a row, column or box).
-fn digit_round(d: u32, singles: vec3u) -> vec3u {
-  let before = P[d];
+fn digit_round(d: u32, singles: vec3u, taken: vec3u) -> vec3u {
+  let start = P[d];
+  // cells that hidden singles of the digits before this one took this round
+  let before = start & ~taken;
   let f = before & singles;
   let rowsF = select(vec3u(0u), vec3u(ROW), (f & vec3u(ROW)) != vec3u(0u)) |
     select(vec3u(0u), vec3u(ROW << 9u), (f & vec3u(ROW << 9u)) != vec3u(0u)) |
@@ -128,8 +130,8 @@ fn digit_round(d: u32, singles: vec3u) -> vec3u {
   let colsF = spread(vec3u(cf.x | cf.y | cf.z));
   let boxF = spread(groups(cf));
   let q = (before & ~(rowsF | colsF | boxF)) | f;
-  changed = changed || any(q != before);
-  removed |= before & ~q;
+  changed = changed || any(q != start);
+  removed |= start & ~q;
   P[d] = q;
   // rows
   let r0 = q & vec3u(ROW);
@@ -200,13 +202,17 @@ fn round() -> u32 {
   let pairs = twice & ~thrice;
   var fixed = singles;
   removed = vec3u(0u);
+  var hidden = vec3u(0u);
   for (var d = 0u; d < 9u; d++) {
-    let h = digit_round(d, fixed) & ~fixed;
-    for (var e = 0u; e < 9u && any(h != vec3u(0u)); e++) {
-      P[e] = select(P[e] & ~h, P[e], e == d);
-    }
+    let h = digit_round(d, fixed, hidden) & ~fixed;
+    H[d] = h;
     changed = changed || any(h != vec3u(0u));
+    hidden |= h;
     fixed |= h | (removed & pairs);
+  }
+  // the digits before a hidden single lose its cell now (the ones after it lost it as they began)
+  for (var d = 0u; d < 9u && any(hidden != vec3u(0u)); d++) {
+    P[d] &= ~hidden | H[d];
   }
   if (bad) {
     return SWEEP_CONTRADICTION;
