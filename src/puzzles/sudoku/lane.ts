@@ -71,6 +71,17 @@ export async function solveLanes(
   return out;
 }
 
+/** Compiles the kernels these puzzles need (so that a deadline counts solving, not compiling: CLI.md `ms`). */
+export async function compileLanes(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: LaneOptions = {}): Promise<void> {
+  for (const kernel of [PLANES9, CELLS]) {
+    if (puzzles.some((p) => kernel.takes(p, opts))) await ctx.computePipeline(kernelPipeline(kernel));
+  }
+}
+
+function kernelPipeline(kernel: Kernel) {
+  return { files: kernel.files, entryPoint: kernel.entryPoint, constants: { WORKGROUP_SIZE: WORKGROUP } };
+}
+
 /** How a kernel holds a grid: its words in the input (from the givens) and in a solution (to values). */
 interface Kernel {
   files: string[];
@@ -138,7 +149,7 @@ async function solveGroup(ctx: GpuContext, kernel: Kernel, puzzles: SudokuPuzzle
   const out: (LaneOutcome | undefined)[] = new Array(puzzles.length);
   if (puzzles.length === 0) return out;
   const device = ctx.device;
-  const pipeline = await ctx.computePipeline({ files: kernel.files, entryPoint: kernel.entryPoint, constants: { WORKGROUP_SIZE: WORKGROUP } });
+  const pipeline = await ctx.computePipeline(kernelPipeline(kernel));
   const chunk = opts.chunk ?? Math.max(256, Math.min(4096, Math.ceil(puzzles.length / 4)));
   const stride = Math.max(...puzzles.map((p) => kernel.gridWords(p)));
   const lanesWanted = opts.lanes ?? 64;

