@@ -17,6 +17,7 @@ import { cellsToString, formatGameId, parseBinary, parseGameId, stringToCells, U
 import { generatePuzzle, rng } from '../src/puzzles/binary/generate.ts';
 import { checkSolution } from '../src/puzzles/binary/reference.ts';
 import { BinarySearch } from '../src/puzzles/binary/search.ts';
+import { solveFullLanes } from '../src/puzzles/binary/lane.ts';
 import { runCa, runThesis, solveFull } from '../src/puzzles/binary/solver.ts';
 import { BenchReport, type BenchArgs } from './_report.ts';
 
@@ -98,7 +99,10 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
 
   // compile and warm up outside the timings
   const t0 = performance.now();
-  await solveFull(ctx, puzzles.slice(0, 4));
+  // --lanes: the complete solver with one puzzle per invocation (lane.ts); else the batch path (probe copies)
+  const lanes = Boolean(o.lanes);
+  const full = lanes ? solveFullLanes : solveFull;
+  await full(ctx, puzzles.slice(0, 4));
   await runCa(ctx, puzzles.slice(0, 4));
   const compileSeconds = (performance.now() - t0) / 1000;
 
@@ -107,7 +111,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
   const cpu = puzzles.map((p) => new BinarySearch(p).solve(2)!);
   const cpuSeconds = (performance.now() - c0) / 1000;
   const g0 = performance.now();
-  const { results, stats } = await solveFull(ctx, puzzles);
+  const { results, stats } = await full(ctx, puzzles);
   const seconds = (performance.now() - g0) / 1000;
   const solved = results.filter((r, i) => r.status === 'solved' && r.solution === items[i].solution && checkSolution(puzzles[i], r.solution) === null).length;
   const cpuSolved = cpu.filter((r, i) => r.count === 1 && cellsToString(r.solutions[0]) === items[i].solution).length;
@@ -116,7 +120,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
   const branches = results.reduce((s, r) => s + ((r.extra?.branches as number) ?? 0), 0);
   report.add(
     {
-      case: `full-${n}x${n}`,
+      case: `full${lanes ? '-lanes' : ''}-${n}x${n}`,
       mode: 'one-gen',
       cells: n * n * puzzles.length,
       grids: stats.grids,

@@ -8,6 +8,7 @@ import type { PuzzleKind, SolveOptions, SolveResult } from '../types.ts';
 import { BinaryOptionError, formatGameId, formatGrid, parseBinary, stringToCells, type BinaryPuzzle, type BinaryRecord } from './codec.ts';
 import { generateText } from './generate.ts';
 import { verifySolution } from './reference.ts';
+import { solveFullLanes } from './lane.ts';
 import { automatonResult, caRule, runCa, runThesis, solveFull, thesisRule } from './solver.ts';
 
 function usage<T>(f: () => T): T {
@@ -35,7 +36,9 @@ async function solve(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: SolveOption
   }
   const probeCells = opts.options['probe-cells'] === undefined ? undefined : Number(opts.options['probe-cells']);
   if (probeCells !== undefined && !(Number.isInteger(probeCells) && probeCells > 0)) throw new UsageError(`--probe-cells takes a whole number > 0 (got '${opts.options['probe-cells']}')`);
-  const { results } = await solveFull(ctx, puzzles, { ...run, probeCells, progress: opts.progress });
+  // --lanes: grids up to 32x32 one per GPU invocation (lane.ts), the rest on the batch path
+  const full = opts.options.lanes ? solveFullLanes : solveFull;
+  const { results } = await full(ctx, puzzles, { ...run, probeCells, progress: opts.progress });
   return results;
 }
 

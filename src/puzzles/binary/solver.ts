@@ -18,7 +18,7 @@ import { LEVEL_METHODS, METHODS_ALL, checkSolution, thesisCells, thesisInit, the
 
 export const caRule: Rule = {
   name: 'binary-ca',
-  files: ['binary/ca.wgsl'],
+  files: ['binary/generation.wgsl', 'binary/ca.wgsl'],
   entryPoints: ['binary_ca'],
   stateAccess: 'ping-pong',
   tracksCompletion: true,

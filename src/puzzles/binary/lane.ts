@@ -1,0 +1,202 @@
+// `--method full` with one puzzle per GPU invocation (shaders/binary/lane.wgsl) for grids up to 32x32: the stages,
+// probing and branching all in the invocation, one dispatch and one readback per chunk of puzzles. The batch path
+// (solver.ts solveFull: probe copies in the batch, the host deciding each round) takes larger grids, runs with a
+// generation cap, and whatever the lanes hand back (stack or node cap, a grid the CPU verifier rejects).
+import type { GpuContext } from '../../gpu/context.ts';
+import type { SolveResult } from '../types.ts';
+import { cellsToString, type BinaryPuzzle } from './codec.ts';
+import { checkSolution } from './reference.ts';
+import { isSmall, solveFull, type FullOptions, type FullStats } from './solver.ts';
+
+/** words before a puzzle's two solutions in the result buffer (lane.wgsl RESULT_HEADER) */
+const RESULT_HEADER = 8;
+/** lane.wgsl STACK_WORDS: a stack level holds 32 rows [known, value] */
+const STACK_WORDS = 64;
+const WORKGROUP = 4;
+const STATUS = ['', 'solved', 'multiple', 'contradiction', 'depth', 'capped'] as const;
+
+export interface LaneOptions {
+  /** invocations (each holds a stack); SwiftShader runs 4 lanes per core at a time */
+  lanes?: number;
+  /** stack levels per invocation (a branch fixes one more cell per level) */
+  depthCap?: number;
+  /** fixpoint runs (stages, probes, nodes) one puzzle may make before it is handed to the batch path */
+  nodeCap?: number;
+  /** puzzles per dispatch (and readback) */
+  chunk?: number;
+}
+
+interface Submitted {
+  part: number[];
+  resultAt: number[];
+  buffers: GPUBuffer[];
+  mapped: Promise<void>;
+}
+
+/** the complete solver: small grids in lanes, the rest (and what the lanes hand back) on the batch path */
+export async function solveFullLanes(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: FullOptions & LaneOptions = {}): Promise<{ results: SolveResult[]; stats: FullStats & { laneDispatches: number; handedBack: number } }> {
+  const started = performance.now();
+  const results: SolveResult[] = new Array(puzzles.length);
+  // a generation cap is the batch path's (the lanes run each fixpoint to its end)
+  const inLanes = opts.maxGenerations === undefined ? puzzles.flatMap((p, i) => (isSmall(p) && p.cells.length > 0 ? [i] : [])) : [];
+  const rest = new Set(puzzles.map((_, i) => i));
+  let laneDispatches = 0;
+  if (inLanes.length) {
+    const limit = opts.solutionLimit ?? 2;
+    const out = await runLanes(ctx, inLanes.map((i) => puzzles[i]), opts, () => laneDispatches++);
+    out.forEach((o, k) => {
+      const i = inLanes[k];
+      const p = puzzles[i];
+      if (o.status === 'depth' || o.status === 'capped') return;
+      const solutions = o.solutions.map((cells) => cellsToString(cells));
+      // every solution checked on the CPU; a rejected one sends the puzzle to the batch path
+      if (solutions.some((s) => checkSolution(p, s) !== null)) return;
+      const extra = { level: o.level, probes: o.probes, branches: o.branches, probeGenerations: o.probeGenerations, branchGenerations: o.branchGenerations };
+      const base = { generations: o.generations, ms: o.ms, extra };
+      if (o.status === 'contradiction') results[i] = { ...base, status: 'contradiction' };
+      else if (o.status === 'solved' || limit < 2) results[i] = { ...base, status: 'solved', solution: solutions[0] };
+      else results[i] = { ...base, status: 'multiple', solution: solutions[0], solution2: solutions[1] };
+      rest.delete(i);
+    });
+  }
+  const handedBack = [...rest];
+  const stats: FullStats & { laneDispatches: number; handedBack: number } = { grids: 0, copies: 0, generations: 0, dispatches: 0, readbacks: 0, seconds: 0, laneDispatches, handedBack: 0 };
+  if (handedBack.length) {
+    const timeoutMs = opts.timeoutMs === undefined ? undefined : Math.max(0, opts.timeoutMs - (performance.now() - started));
+    const full = await solveFull(ctx, handedBack.map((i) => puzzles[i]), { ...opts, timeoutMs });
+    full.results.forEach((r, k) => (results[handedBack[k]] = r));
+    Object.assign(stats, full.stats);
+    stats.handedBack = handedBack.filter((i) => puzzles[i].cells.length > 0 && isSmall(puzzles[i])).length;
+  }
+  stats.laneDispatches = laneDispatches;
+  stats.seconds = (performance.now() - started) / 1000;
+  opts.progress?.(puzzles.length, puzzles.length);
+  return { results, stats };
+}
+
+export interface LaneOutcome {
+  status: (typeof STATUS)[number];
+  level: number;
+  probes: number;
+  branches: number;
+  generations: number;
+  probeGenerations: number;
+  branchGenerations: number;
+  /** fixpoint runs: stages, probes, nodes */
+  nodes: number;
+  /** the solutions found (0, 1 or 2), cells 0/1 */
+  solutions: Uint8Array[];
+  ms: number;
+}
+
+/** runs the puzzles (each at most 32x32) in lanes; outcomes in puzzle order */
+export async function runLanes(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: LaneOptions = {}, onDispatch = () => {}): Promise<LaneOutcome[]> {
+  const out: LaneOutcome[] = new Array(puzzles.length);
+  if (puzzles.length === 0) return out;
+  const t0 = performance.now();
+  const device = ctx.device;
+  const pipeline = await ctx.computePipeline({ files: ['binary/generation.wgsl', 'binary/lane.wgsl'], entryPoint: 'binary_lanes', constants: { WORKGROUP_SIZE: WORKGROUP } });
+  const chunk = opts.chunk ?? Math.max(256, Math.min(4096, Math.ceil(puzzles.length / 4)));
+  const depthCap = opts.depthCap ?? 64;
+  const lanes = Math.max(WORKGROUP, Math.ceil(Math.min(opts.lanes ?? 64, puzzles.length) / WORKGROUP) * WORKGROUP);
+  const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
+  const scratch = device.createBuffer({ label: 'binary.lanes.scratch', size: 4 * lanes * depthCap * STACK_WORDS, usage });
+  const work = device.createBuffer({ label: 'binary.lanes.work', size: 16, usage });
+  const uniform = device.createBuffer({ label: 'binary.lanes.params', size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+  // the next chunk is packed and queued while the GPU runs this one (the queue keeps their order)
+  const submit = (first: number): Submitted => {
+    const part: number[] = [];
+    for (let i = first; i < Math.min(puzzles.length, first + chunk); i++) part.push(i);
+    let recordWords = part.length;
+    for (const i of part) recordWords += 4 + 2 * puzzles[i].height;
+    const words = new Uint32Array(recordWords);
+    const resultAt: number[] = [];
+    let resultWords = 0;
+    let at = part.length;
+    part.forEach((i, k) => {
+      const p = puzzles[i];
+      words[k] = at;
+      words[at] = p.width;
+      words[at + 1] = p.height;
+      words[at + 2] = p.distinct ? 1 : 0;
+      words[at + 3] = resultWords;
+      resultAt.push(resultWords);
+      resultWords += RESULT_HEADER + 2 * p.height;
+      for (let y = 0, c = 0; y < p.height; y++) {
+        let known = 0;
+        let ones = 0;
+        for (let x = 0; x < p.width; x++, c++) {
+          const v = p.cells[c];
+          if (v > 1) continue;
+          known |= 1 << x;
+          ones |= v << x;
+        }
+        words[at + 4 + 2 * y] = known >>> 0;
+        words[at + 5 + 2 * y] = ones >>> 0;
+      }
+      at += 4 + 2 * p.height;
+    });
+    const input = device.createBuffer({ label: 'binary.lanes.input', size: 4 * words.length, usage });
+    const results = device.createBuffer({ label: 'binary.lanes.results', size: 4 * resultWords, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+    const read = device.createBuffer({ label: 'binary.lanes.read', size: 4 * resultWords, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    device.queue.writeBuffer(input, 0, words);
+    device.queue.writeBuffer(work, 0, new Uint32Array(4));
+    device.queue.writeBuffer(uniform, 0, Uint32Array.from([part.length, depthCap, opts.nodeCap ?? 200_000, 0]));
+    const bind = device.createBindGroup({
+      label: 'binary.lanes.bind',
+      layout: pipeline.getBindGroupLayout(0),
+      entries: [uniform, input, results, scratch, work].map((buffer, binding) => ({ binding, resource: { buffer } })),
+    });
+    const enc = device.createCommandEncoder({ label: 'binary.lanes' });
+    const pass = enc.beginComputePass();
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, bind);
+    pass.dispatchWorkgroups(Math.min(lanes, Math.ceil(part.length / WORKGROUP) * WORKGROUP) / WORKGROUP);
+    pass.end();
+    enc.copyBufferToBuffer(results, 0, read, 0, 4 * resultWords);
+    device.queue.submit([enc.finish()]);
+    onDispatch();
+    return { part, resultAt, buffers: [input, results, read], mapped: read.mapAsync(GPUMapMode.READ) };
+  };
+  const pending: Submitted[] = [];
+  try {
+    let next = 0;
+    pending.push(submit(next));
+    next += chunk;
+    while (pending.length) {
+      if (next < puzzles.length) {
+        pending.push(submit(next));
+        next += chunk;
+      }
+      const { part, resultAt, buffers, mapped } = pending.shift()!;
+      await mapped;
+      const read = buffers[2];
+      const r = new Uint32Array(read.getMappedRange().slice(0));
+      read.unmap();
+      for (const b of buffers) b.destroy();
+      const ms = performance.now() - t0;
+      part.forEach((i, k) => {
+        const p = puzzles[i];
+        const at = resultAt[k];
+        const status = STATUS[r[at]];
+        if (!status) throw new Error(`binary lanes: puzzle ${i} came back without a status`);
+        const found = status === 'multiple' ? 2 : status === 'solved' ? 1 : 0;
+        const solutions = Array.from({ length: found }, (_, s) => {
+          const cells = new Uint8Array(p.width * p.height);
+          for (let y = 0, c = 0; y < p.height; y++) {
+            const row = r[at + RESULT_HEADER + s * p.height + y];
+            for (let x = 0; x < p.width; x++, c++) cells[c] = (row >>> x) & 1;
+          }
+          return cells;
+        });
+        out[i] = { status, level: r[at + 1], probes: r[at + 2], branches: r[at + 3], generations: r[at + 4], probeGenerations: r[at + 5], branchGenerations: r[at + 6], nodes: r[at + 7], solutions, ms };
+      });
+    }
+  } finally {
+    for (const sub of pending) for (const b of sub.buffers) b.destroy();
+    scratch.destroy();
+    work.destroy();
+    uniform.destroy();
+  }
+  return out;
+}

@@ -1,0 +1,90 @@
+// The one-puzzle-per-invocation solver (shaders/binary/lane.wgsl, src/puzzles/binary/lane.ts) against the CPU:
+// the same statuses, solutions and levels (the CPU grading) as the CPU search solver on generated puzzles of every
+// level (Rule 3 on and off), the STPPC tables, puzzles with two solutions, bad givens, a puzzle that needs
+// branching, mixed sizes in one call, and grids the lanes hand to the batch path.
+import { describe, expect, it } from 'vitest';
+import { cellsToString, UNKNOWN, type BinaryPuzzle } from '../src/puzzles/binary/codec.ts';
+import { generatePuzzle, randomSolution, rng } from '../src/puzzles/binary/generate.ts';
+import { solveFullLanes } from '../src/puzzles/binary/lane.ts';
+import { checkSolution } from '../src/puzzles/binary/reference.ts';
+import { BinarySearch, countSolutions, gradeCpu } from '../src/puzzles/binary/search.ts';
+import type { SolveResult } from '../src/puzzles/types.ts';
+import { sgt, sgtFiles } from './binary.helpers.ts';
+import { skipGpu, withDevice } from './gpu.ts';
+
+/** the CPU's verdict on a puzzle: status, the unique solution, the level */
+function expectLikeCpu(p: BinaryPuzzle, r: SolveResult, what: string) {
+  const cpu = countSolutions(p);
+  const status = cpu.count === 0 ? 'contradiction' : cpu.count === 1 ? 'solved' : 'multiple';
+  expect(r.status, what).toBe(status);
+  if (status === 'solved') expect(r.solution, what).toBe(cellsToString(cpu.solutions[0]));
+  if (status === 'multiple') {
+    expect(r.solution).not.toBe(r.solution2);
+    for (const s of [r.solution!, r.solution2!]) expect(checkSolution(p, s), what).toBeNull();
+  }
+  if (status !== 'contradiction') expect(r.extra!.level, what).toBe(gradeCpu(p));
+}
+
+/** unique, but probing alone stalls on it */
+function needsSearch(random: () => number): BinaryPuzzle {
+  for (;;) {
+    const solution = randomSolution(8, 8, true, random);
+    const p: BinaryPuzzle = { width: 8, height: 8, cells: solution.slice(), distinct: true };
+    for (const i of [...solution.keys()].sort(() => random() - 0.5)) {
+      const v = p.cells[i];
+      p.cells[i] = UNKNOWN;
+      if (countSolutions(p).count !== 1) p.cells[i] = v;
+    }
+    if (new BinarySearch(p).deduce()!.includes(UNKNOWN)) return p;
+  }
+}
+
+describe.skipIf(skipGpu)('binary full solver in lanes', () => {
+  it('generated puzzles of every level and size, Rule 3 on and off, two solutions, bad givens, branching: as the CPU', async () => {
+    const random = rng(11);
+    const puzzles: BinaryPuzzle[] = [];
+    for (const [w, h] of [
+      [6, 6],
+      [10, 10],
+      [8, 12],
+    ]) {
+      for (const level of [1, 2, 3, 4]) {
+        for (const distinct of [true, false]) {
+          if (level === 3 && !distinct) continue;
+          puzzles.push(generatePuzzle(w, h, level, distinct, random).puzzle);
+        }
+      }
+    }
+    const open: BinaryPuzzle = { width: 6, height: 6, cells: new Uint8Array(36).fill(UNKNOWN), distinct: true };
+    const bad: BinaryPuzzle = { ...open, cells: Uint8Array.from({ length: 36 }, (_, i) => (i < 3 ? 1 : UNKNOWN)) };
+    // two equal complete rows: only Rule 3 breaks
+    const equalRows: BinaryPuzzle = { width: 4, height: 4, cells: Uint8Array.from([0, 1, 0, 1, 0, 1, 0, 1, 2, 2, 2, 2, 2, 2, 2, 2]), distinct: true };
+    const unrulyOpen: BinaryPuzzle = { ...open, distinct: false };
+    // holes in a solution: several solutions, found by branching
+    const holes = randomSolution(12, 12, true, random);
+    for (let i = 0; i < holes.length; i += 3) holes[i] = UNKNOWN;
+    puzzles.push(open, bad, equalRows, unrulyOpen, { width: 12, height: 12, cells: holes, distinct: true }, needsSearch(random), needsSearch(random));
+    // larger than a lane holds: the batch path
+    puzzles.push(generatePuzzle(34, 4, 2, false, random).puzzle);
+    await withDevice(async (ctx) => {
+      const { results, stats } = await solveFullLanes(ctx, puzzles);
+      puzzles.forEach((p, i) => expectLikeCpu(p, results[i], `#${i} ${p.width}x${p.height}`));
+      expect(stats.laneDispatches).toBeGreaterThan(0);
+      expect(stats.handedBack).toBe(0);
+      const branched = results.slice(-3, -1);
+      for (const r of branched) expect(r.extra!.branches).toBeGreaterThan(0);
+    });
+  });
+
+  it('STPPC tables: the given solution and the CPU grading', async () => {
+    await withDevice(async (ctx) => {
+      const recs = sgtFiles.flatMap((f) => sgt(f).slice(0, 16));
+      const { results } = await solveFullLanes(ctx, recs.map((r) => r.puzzle));
+      recs.forEach((r, i) => {
+        expect(results[i].status, `#${i}`).toBe('solved');
+        expect(results[i].solution).toBe(r.expected);
+        expect(results[i].extra!.level).toBe(gradeCpu(r.puzzle));
+      });
+    });
+  });
+});
