@@ -96,8 +96,9 @@ fn cell_bit(x: u32) -> u32 {
   return 1u << (x & 31u);
 }
 
-// Definition 3: the most probable action; the current one when it is among them, else a tie broken by the hash
-fn choose(at: u32, current: u32, h: u32) -> u32 {
+// Definition 3: the most probable action; the current one (its weight `currentWeight`) when it is among them, else
+// a tie broken by the hash
+fn choose(at: u32, current: u32, currentWeight: f32, h: u32) -> u32 {
   var best = weights[at];
   var count = 1u;
   for (var v = 1u; v < N_SIDE; v++) {
@@ -109,7 +110,7 @@ fn choose(at: u32, current: u32, h: u32) -> u32 {
       count++;
     }
   }
-  if (current != 0u && weights[at + current - 1u] == best) {
+  if (currentWeight == best) {
     return current;
   }
   var k = h % count;
@@ -124,14 +125,13 @@ fn choose(at: u32, current: u32, h: u32) -> u32 {
   return 1u;
 }
 
-// The deferred rewards of steps since[x] .. step - 1 on the weight of x's action (a finalized cell's action
-// stays the most probable: rewards never lower it; the host checks r(|N|) >= 0).
-fn settle(at: u32, x: u32, step: u32) {
+// The deferred rewards r(|N|) (log `f`) of steps since[x] .. step - 1 on the weight of x's action at `at` (a
+// finalized cell's action stays the most probable: rewards never lower it; the host checks f >= 0). Returns it.
+fn settle(at: u32, x: u32, step: u32, f: f32) -> f32 {
   let owed = step - since[x];
-  let f = bitcast<f32>(input[PEERS]);
   var w = weights[at];
   if (owed == 0u || w <= DEAD_BELOW || !(f > 0.0)) {
-    return;
+    return w;
   }
   if (params.capped != 0u) {
     for (var i = 0u; i < owed && w < 0.0; i++) {
@@ -143,6 +143,7 @@ fn settle(at: u32, x: u32, step: u32) {
     }
   }
   weights[at] = w;
+  return w;
 }
 
 // Cell y takes action b: the same-action counts of its peers and its own, the planes and the conflict bits.
@@ -193,7 +194,7 @@ fn finish(job: u32, base: u32, word: u32, settleTo: u32) {
     let s = cell[x];
     results[out + 1u + x] = s & 0xffu;
     if (params.settle != 0u && (s & GIVEN) == 0u) {
-      settle(base + x * N_SIDE + (s & 0xffu) - 1u, x, settleTo);
+      settle(base + x * N_SIDE + (s & 0xffu) - 1u, x, settleTo, bitcast<f32>(input[PEERS]));
     }
   }
 }
@@ -202,6 +203,8 @@ fn finish(job: u32, base: u32, word: u32, settleTo: u32) {
 fn ilca_runs() {
   let cells = N_SIDE * N_SIDE;
   let sn = N_SIDE * (N_SIDE + 1u) / 2u;
+  // log r(|N|): a finalized cell's reward
+  let rewardAll = bitcast<f32>(input[PEERS]);
   var busy = false;
   var job = 0u;
   var seed = 0u;
@@ -307,14 +310,14 @@ fn ilca_runs() {
         }
         let c = s & 0xffu;
         let at = base + x * N_SIDE;
-        settle(at + c - 1u, x, step);
+        let was = settle(at + c - 1u, x, step, rewardAll);
         since[x] = step + 1u;
         let info = input[params.infoAt + x];
         if (sums[info & 0xffu] != sn || sums[N_SIDE + ((info >> 8u) & 0xffu)] != sn || sums[2u * N_SIDE + (info >> 16u)] != sn) {
           for (var v = 0u; v < N_SIDE; v++) {
             weights[at + v] = select(DEAD, 0.0, weights[at + v] > DEAD_BELOW);
           }
-          let action = choose(at, c, tie_hash(seed, x, step));
+          let action = choose(at, c, select(DEAD, 0.0, was > DEAD_BELOW), tie_hash(seed, x, step));
           if (action != c) {
             changes[changed] = x | (action << 16u);
             changed++;
@@ -336,7 +339,7 @@ fn ilca_runs() {
           let c = s & 0xffu;
           let same = (s >> 8u) & 0xffu;
           let at = base + x * N_SIDE;
-          settle(at + c - 1u, x, step);
+          let was = settle(at + c - 1u, x, step, rewardAll);
           since[x] = step + 1u;
           var fewest = 0xffu;
           for (var w2 = 0u; w2 < PLANE_WORDS; w2++) {
@@ -348,7 +351,6 @@ fn ilca_runs() {
           }
           let d = PEERS - same;
           let f = bitcast<f32>(input[select(PEERS + 1u + d, d, same < fewest)]);
-          let was = weights[at + c - 1u];
           var now = select(was + f, min(was + f, 0.0), params.capped != 0u);
           if (was <= DEAD_BELOW) {
             now = DEAD;
@@ -363,7 +365,7 @@ fn ilca_runs() {
           weights[at + c - 1u] = now;
           // the current action was the most probable one: it stays so unless its weight dropped
           if (now < was) {
-            let action = choose(at, c, tie_hash(seed, x, step));
+            let action = choose(at, c, now, tie_hash(seed, x, step));
             if (action != c) {
               changes[changed] = x | (action << 16u);
               changed++;
