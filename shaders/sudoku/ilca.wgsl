@@ -69,6 +69,8 @@ var<private> conflict: array<u32, 32>;
 // deferred: since[x] is the first step whose reward it has not received; they are added (the same f32 additions
 // in the same order) when it next has to be visited: a conflict, a reset step, the end of the run.
 var<private> since: array<u32, MAX_CELLS>;
+// the bits of the cells that are not fixed (Algorithm 1 visits no given)
+var<private> free: array<u32, 32>;
 // the new actions of a time-step (cell | action << 16), applied once every cell has decided (synchronous updates)
 var<private> changes: array<u32, MAX_CELLS>;
 // Algorithm 3: unit sums (rows, columns, regions)
@@ -228,6 +230,7 @@ fn ilca_runs() {
       }
       for (var w = 0u; w < PLANE_WORDS; w++) {
         conflict[w] = 0u;
+        free[w] = 0u;
       }
       // the initial vector: a fixed cell weight 1 on its value, others weight 1 on each live candidate (log 0),
       // 0 (DEAD) on the rest; the initial action is a fixed value, or a live candidate drawn by the hash
@@ -258,6 +261,9 @@ fn ilca_runs() {
           }
         }
         cell[x] = action | select(0u, GIVEN, fixed != 0u);
+        if (fixed == 0u) {
+          free[x >> 5u] |= cell_bit(x);
+        }
         since[x] = 1u;
         planes[(action - 1u) * PLANE_WORDS + (x >> 5u)] |= cell_bit(x);
       }
@@ -327,49 +333,54 @@ fn ilca_runs() {
     } else {
       // Algorithm 1 on the cells not finalized: reward when this cell's degree beats every same-action peer's
       // (fewer same-action peers than each of them has), else penalty
-      for (var w = 0u; w < PLANE_WORDS; w++) {
-        var todo = conflict[w];
-        while (todo != 0u) {
-          let x = w * 32u + firstTrailingBit(todo);
-          todo &= todo - 1u;
-          let s = cell[x];
-          if ((s & GIVEN) != 0u) {
-            continue;
+      // one pass over the words of the conflict bits, givens left out (lanes step through their own cells
+      // together: SwiftShader runs the four lanes of a group in lock-step)
+      var w = 0u;
+      var todo = conflict[0] & free[0];
+      loop {
+        while (todo == 0u && w + 1u < PLANE_WORDS) {
+          w++;
+          todo = conflict[w] & free[w];
+        }
+        if (todo == 0u) {
+          break;
+        }
+        let x = w * 32u + firstTrailingBit(todo);
+        todo &= todo - 1u;
+        let s = cell[x];
+        let c = s & 0xffu;
+        let same = (s >> 8u) & 0xffu;
+        let at = base + x * N_SIDE;
+        let was = settle(at + c - 1u, x, step, rewardAll);
+        since[x] = step + 1u;
+        var fewest = 0xffu;
+        for (var w2 = 0u; w2 < PLANE_WORDS; w2++) {
+          var m = peer_word(x, w2) & planes[(c - 1u) * PLANE_WORDS + w2];
+          while (m != 0u) {
+            fewest = min(fewest, (cell[w2 * 32u + firstTrailingBit(m)] >> 8u) & 0xffu);
+            m &= m - 1u;
           }
-          let c = s & 0xffu;
-          let same = (s >> 8u) & 0xffu;
-          let at = base + x * N_SIDE;
-          let was = settle(at + c - 1u, x, step, rewardAll);
-          since[x] = step + 1u;
-          var fewest = 0xffu;
-          for (var w2 = 0u; w2 < PLANE_WORDS; w2++) {
-            var m = peer_word(x, w2) & planes[(c - 1u) * PLANE_WORDS + w2];
-            while (m != 0u) {
-              fewest = min(fewest, (cell[w2 * 32u + firstTrailingBit(m)] >> 8u) & 0xffu);
-              m &= m - 1u;
-            }
+        }
+        let d = PEERS - same;
+        let f = bitcast<f32>(input[select(PEERS + 1u + d, d, same < fewest)]);
+        var now = select(was + f, min(was + f, 0.0), params.capped != 0u);
+        if (was <= DEAD_BELOW) {
+          now = DEAD;
+        } else if (f <= DEAD_BELOW) {
+          // eq. 9 below 0 kills the action, except a cell's last live one (it stays at 100%)
+          var live = 0u;
+          for (var v = 0u; v < N_SIDE; v++) {
+            live += select(0u, 1u, weights[at + v] > DEAD_BELOW);
           }
-          let d = PEERS - same;
-          let f = bitcast<f32>(input[select(PEERS + 1u + d, d, same < fewest)]);
-          var now = select(was + f, min(was + f, 0.0), params.capped != 0u);
-          if (was <= DEAD_BELOW) {
-            now = DEAD;
-          } else if (f <= DEAD_BELOW) {
-            // eq. 9 below 0 kills the action, except a cell's last live one (it stays at 100%)
-            var live = 0u;
-            for (var v = 0u; v < N_SIDE; v++) {
-              live += select(0u, 1u, weights[at + v] > DEAD_BELOW);
-            }
-            now = select(DEAD, was, live == 1u);
-          }
-          weights[at + c - 1u] = now;
-          // the current action was the most probable one: it stays so unless its weight dropped
-          if (now < was) {
-            let action = choose(at, c, now, tie_hash(seed, x, step));
-            if (action != c) {
-              changes[changed] = x | (action << 16u);
-              changed++;
-            }
+          now = select(DEAD, was, live == 1u);
+        }
+        weights[at + c - 1u] = now;
+        // the current action was the most probable one: it stays so unless its weight dropped
+        if (now < was) {
+          let action = choose(at, c, now, tie_hash(seed, x, step));
+          if (action != c) {
+            changes[changed] = x | (action << 16u);
+            changed++;
           }
         }
       }
