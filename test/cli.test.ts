@@ -32,6 +32,20 @@ describe('cellsolve command line', () => {
     expect(r.stdout).toBe('......\n..O...\n...O..\n.OOO..\n......\n......\n');
   });
 
+  it.skipIf(skipGpu)('a long answer reaches a pipe whole before the process exits', () => {
+    const puzzle = '4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n';
+    const r = spawnSync('node', ['bin/cellsolve.js', 'solve', 'sudoku', '--json', '-'], {
+      encoding: 'utf8',
+      input: puzzle.repeat(20_000),
+      timeout: 120_000,
+      maxBuffer: 1 << 30,
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines.length).toBe(20_000);
+    expect(JSON.parse(lines[19_999]).index).toBe(19_999);
+  });
+
   it.skipIf(skipGpu)('info names the adapter', () => {
     const r = cli(['info', '--json']);
     expect(r.status, r.stderr).toBe(0);

@@ -109,14 +109,27 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+// Exits once stdout and stderr have drained: a pipe takes writes asynchronously, and process.exit() at once cut
+// a 49,158-line --json answer to the first few hundred lines. (The exit itself is needed: Dawn keeps the loop alive.)
+function exitAfterOutput(code: number): void {
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
+
+// A reader that stops early (`| head`) closes the pipe: that is not an error of ours.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
+  throw e;
+});
+
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => exitAfterOutput(code),
   (e) => {
     if (e instanceof UsageError || e instanceof PatternError) {
       process.stderr.write(`cellsolve: ${e.message}\n`);
-      process.exit(EXIT.usage);
+      exitAfterOutput(EXIT.usage);
+      return;
     }
     process.stderr.write(`cellsolve: ${e instanceof GpuError || e instanceof ShaderError ? e.message : e?.stack ?? e}\n`);
-    process.exit(EXIT.internal);
+    exitAfterOutput(EXIT.internal);
   },
 );
