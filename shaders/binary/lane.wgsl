@@ -158,6 +158,7 @@ fn save_node() {
     nodeCK[i] = colK[i];
     nodeCV[i] = colV[i];
   }
+  line_shortness();
 }
 
 // the node's grid, and its tracking state: the caller sets one cell (set_cell) and runs it to its fixpoint
@@ -218,51 +219,57 @@ struct Pick {
   ok: bool,
 }
 
-// The next cell of the sweep (solver.ts startProbing): an unprobed unknown cell of a line short of exactly one
-// value (that value first), else the first unprobed unknown cell (0 first).
-fn pick_cell() -> Pick {
+// What the sweep's order needs of a node, computed when it is saved (a node serves many probes): the lines short
+// of exactly one value (the remainder of thesis Figure 3.21) and that value: rows as bits y, columns as bits x.
+var<private> rowsShort: u32;
+var<private> rowsShort1: u32;
+var<private> colsShort: u32;
+var<private> colsShort1: u32;
+
+fn line_shortness() {
   let halfW = gW / 2u;
   let halfH = gH / 2u;
-  var p: Pick;
-  p.ok = false;
-  // columns short of one 1 / one 0
-  var colShort1 = 0u;
-  var colShort0 = 0u;
+  rowsShort = 0u;
+  rowsShort1 = 0u;
+  colsShort = 0u;
+  colsShort1 = 0u;
   for (var c = 0u; c < gW; c++) {
     let ones = countOneBits(nodeCK[c] & nodeCV[c]);
-    let zeros = countOneBits(nodeCK[c]) - ones;
     let need1 = halfH - ones;
-    let need0 = halfH - zeros;
-    let scarce1 = min(need1, need0) == 1u;
-    colShort1 |= select(0u, 1u << c, scarce1 & (need1 == 1u));
-    colShort0 |= select(0u, 1u << c, scarce1 & (need1 != 1u));
+    let need0 = halfH - (countOneBits(nodeCK[c]) - ones);
+    let short = min(need1, need0) == 1u;
+    colsShort |= select(0u, 1u << c, short);
+    colsShort1 |= select(0u, 1u << c, short & (need1 == 1u));
   }
-  var fallback = false;
   for (var y = 0u; y < gH; y++) {
-    let open = ~nodeK[y] & ~probed[y] & width_mask();
-    if (open == 0u) {
-      continue;
-    }
     let ones = countOneBits(nodeK[y] & nodeV[y]);
-    let zeros = countOneBits(nodeK[y]) - ones;
     let need1 = halfW - ones;
-    let need0 = halfW - zeros;
-    if (min(need1, need0) == 1u) {
-      p.x = firstTrailingBit(open);
+    let need0 = halfW - (countOneBits(nodeK[y]) - ones);
+    let short = min(need1, need0) == 1u;
+    rowsShort |= select(0u, 1u << y, short);
+    rowsShort1 |= select(0u, 1u << y, short & (need1 == 1u));
+  }
+}
+
+// The next cell of the sweep (solver.ts startProbing): an unprobed unknown cell of a line short of exactly one
+// value (that value first; a row before a column), else the first unprobed unknown cell (0 first).
+fn pick_cell() -> Pick {
+  var p: Pick;
+  p.ok = false;
+  var fallback = false;
+  let wm = width_mask();
+  for (var y = 0u; y < gH; y++) {
+    let open = ~nodeK[y] & ~probed[y] & wm;
+    let rowShort = ((rowsShort >> y) & 1u) == 1u;
+    let prio = select(open & colsShort, open, rowShort);
+    if (prio != 0u) {
+      p.x = firstTrailingBit(prio);
       p.y = y;
-      p.first = select(0u, 1u, need1 == 1u);
+      p.first = select(((colsShort1 >> p.x) & 1u), ((rowsShort1 >> y) & 1u), rowShort);
       p.ok = true;
       return p;
     }
-    let inCols = open & (colShort0 | colShort1);
-    if (inCols != 0u) {
-      p.x = firstTrailingBit(inCols);
-      p.y = y;
-      p.first = select(0u, 1u, ((colShort1 >> p.x) & 1u) == 1u);
-      p.ok = true;
-      return p;
-    }
-    if (!fallback) {
+    if (!fallback && open != 0u) {
       fallback = true;
       p.x = firstTrailingBit(open);
       p.y = y;
