@@ -519,6 +519,8 @@ class ClassRun {
     }
     const before = knownCount(l, node.words);
     const settledWords = node.words.slice();
+    // per probed cell, the known cells of its weaker copy (counted once: the host's main cost per copy)
+    const scores = new Int32Array(cells.length);
     for (let k = 0; k < cells.length; k++) {
       const a = 2 * k * l.words;
       const b = a + l.words;
@@ -529,8 +531,12 @@ class ClassRun {
         orPlanes(l, node.words, words, aDead ? b : a); // the surviving copy's deductions hold here
         continue;
       }
-      for (const at of [a, b]) if (knownCount(l, words, at) === n) this.onSolution(r, words.subarray(at, at + l.words));
+      const knownA = knownCount(l, words, a);
+      const knownB = knownCount(l, words, b);
+      if (knownA === n) this.onSolution(r, words.subarray(a, a + l.words));
+      if (knownB === n) this.onSolution(r, words.subarray(b, b + l.words));
       if (r.result) return;
+      scores[k] = Math.min(knownA, knownB);
       andOrPlanes(l, node.words, words, a, b); // cells both copies agree on hold whatever the cell is
     }
     if (hasConflict(l, node.words)) return this.nodeDone(node);
@@ -549,7 +555,7 @@ class ClassRun {
     for (let k = 0; k < cells.length; k++) {
       const a = 2 * k * l.words;
       const b = a + l.words;
-      const score = Math.min(knownCount(l, words, a), knownCount(l, words, b));
+      const score = scores[k]; // no news: every cell here kept both copies
       if (!node.best || score > node.best.score) {
         node.best = { score, filled: words.slice(a, a + l.words), empty: words.slice(b, b + l.words) };
       }
