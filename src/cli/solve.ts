@@ -2,10 +2,9 @@
 // the kind (one batch, chunked by the engine where needed), verifies every solution on the CPU, prints.
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Batch } from '../engine/batch.ts';
 import type { GpuContext } from '../gpu/context.ts';
 import { findKind, kinds } from '../puzzles/registry.ts';
-import type { PuzzleRecord, SolveResult } from '../puzzles/types.ts';
+import type { PuzzleRecord, SolveOptions, SolveResult } from '../puzzles/types.ts';
 import { intOption, UsageError, type Args } from './args.ts';
 import { progressBar } from './progress.ts';
 
@@ -56,22 +55,22 @@ export async function solveCommand(ctx: () => Promise<GpuContext>, args: Args): 
   const results = new Map<PuzzleRecord<unknown>, SolveResult>();
   if (puzzles.length) {
     const gpu = await ctx();
-    if (kind.rules) {
-      // CLI.md: `ms` excludes pipeline compilation, reported here once per call
-      const c0 = performance.now();
-      await Batch.compile(gpu, kind.rules(method, o));
-      process.stderr.write(`${kind.name}: pipelines ready in ${((performance.now() - c0) / 1000).toFixed(2)} s\n`);
-    }
-    const bar = progressBar(`solving ${puzzles.length} ${kind.name}`);
-    const t0 = performance.now();
-    const solved = await kind.solve(gpu, puzzles.map((r) => r.puzzle), {
+    const solveOptions: SolveOptions = {
       method,
       maxGenerations: o['max-generations'] !== undefined ? intOption(o, 'max-generations', 0, 1) : undefined,
       timeoutMs: o.timeout !== undefined ? Number(o.timeout) * 1000 : undefined,
       seed: intOption(o, 'seed', 1),
       options: o,
-      progress: bar.update,
-    });
+    };
+    if (kind.prepare) {
+      // CLI.md: `ms` excludes pipeline compilation, reported here once per call
+      const c0 = performance.now();
+      await kind.prepare(gpu, puzzles.map((r) => r.puzzle), solveOptions);
+      process.stderr.write(`${kind.name}: pipelines ready in ${((performance.now() - c0) / 1000).toFixed(2)} s\n`);
+    }
+    const bar = progressBar(`solving ${puzzles.length} ${kind.name}`);
+    const t0 = performance.now();
+    const solved = await kind.solve(gpu, puzzles.map((r) => r.puzzle), { ...solveOptions, progress: bar.update });
     bar.done();
     process.stderr.write(bar.active ? `solved in ${((performance.now() - t0) / 1000).toFixed(2)} s\n` : '');
     puzzles.forEach((r, i) => results.set(r, solved[i]));

@@ -1,6 +1,5 @@
 // What every puzzle kind gives the front ends (CLI, viewer, benchmarks). The front ends know a kind only through
 // this interface and the registry; the engine knows no kinds at all.
-import type { Rule } from '../engine/rule.ts';
 import type { GpuContext } from '../gpu/context.ts';
 
 /** One puzzle read from an input, or the error that stopped it being read (CLI.md: status `error`). */
@@ -64,9 +63,9 @@ export interface PuzzleKind<P = unknown> {
   defaultMethod: string;
   /** Reads every puzzle in one input. Bytes for binary formats (PNG); never throws for bad records. */
   parse(input: Uint8Array, file: string, options: Record<string, string | boolean>): PuzzleRecord<P>[];
-  /** The engine rules a method runs, so that the host compiles them first and reports that time once, apart
-   * from solving (CLI.md: `ms` excludes pipeline compilation). */
-  rules?(method: string, options: Record<string, string | boolean>): readonly Rule[];
+  /** Compiles (or takes from the cache) the pipelines `solve` will run on these puzzles, so that the host times
+   * compilation apart from solving and reports it once (CLI.md: `ms` excludes pipeline compilation). */
+  prepare?(ctx: GpuContext, puzzles: P[], opts: SolveOptions): Promise<void>;
   /** Solves a batch on the GPU: one result per puzzle, in order. Solutions are not yet verified here. */
   solve(ctx: GpuContext, puzzles: P[], opts: SolveOptions): Promise<SolveResult[]>;
   /** The CPU verifier: is `solution` a valid answer to `puzzle`? (checked before anything is reported solved) */

@@ -4,7 +4,7 @@
 // verifies on the CPU before it says solved.
 import { UsageError } from '../../cli/args.ts';
 import type { GpuContext } from '../../gpu/context.ts';
-import type { Mode } from '../../engine/batch.ts';
+import { Batch, type Mode } from '../../engine/batch.ts';
 import type { Rule } from '../../engine/rule.ts';
 import type { GenerateOptions, PuzzleKind, PuzzleRecord, SolveOptions, SolveResult } from '../types.ts';
 import { formatPng, formatText, mazeToText, movesToPath, parseMazes, pathToMoves, type Maze } from './codec.ts';
@@ -125,7 +125,7 @@ async function solveAll(ctx: GpuContext, mazes: Maze[], opts: SolveOptions): Pro
   return parts;
 }
 
-/** The rules a method runs (the CLI compiles them before timing the solve). */
+/** The rules a method runs (compiled by `prepare` before the solve is timed). */
 function rulesFor(method: string): Rule[] {
   const deadend = [deadendChainsRule, deadendSmallRule, deadendSyncRule];
   return method === 'walker' ? [walkerRule] : method === 'deadend' ? deadend : method === 'wavefront' ? [wavefrontRule] : [...deadend, wavefrontRule];
@@ -135,7 +135,7 @@ export const mazeKind: PuzzleKind<Maze> = {
   name: 'maze',
   methods: ['auto', 'deadend', 'wavefront', 'walker'],
   defaultMethod: 'auto',
-  rules: rulesFor,
+  prepare: (ctx, _puzzles, opts) => Batch.compile(ctx, rulesFor(opts.method)),
 
   parse(input: Uint8Array, file: string): PuzzleRecord<Maze>[] {
     return parseMazes(input, file).map((r) => ({ file, line: r.line, puzzle: r.maze, error: r.error, form: r.maze?.rows ? 'text' : 'png' }));

@@ -7,7 +7,8 @@ import { formatRecord, parseSudoku } from './codec.ts';
 import { emptyPuzzle, formatGenerated, generate } from './generate.ts';
 import { hash32, ILCA_PRESETS, runIlca, type IlcaParams } from './ilca.ts';
 import { RULE_HIDDEN, RULE_LOCKED, RULE_NAKED, RULES_ALL, verify, type SudokuPuzzle } from './reference.ts';
-import { caToResult, runCa, solutionString, solveFull } from './solver.ts';
+import { Batch } from '../../engine/batch.ts';
+import { caToResult, compileFull, runCa, solutionString, solveFull, sudokuRule } from './solver.ts';
 
 export function parseRules(spec: string | boolean | undefined): number {
   if (spec === undefined || spec === true) return RULES_ALL;
@@ -31,6 +32,12 @@ export function ilcaParams(options: Record<string, string | boolean>): IlcaParam
 /** run r of puzzle i under a base seed: the ILCA's seed (same seed, same result) */
 export function ilcaSeed(seed: number, index: number, run: number): number {
   return hash32((seed + hash32(index * 64 + run)) >>> 0);
+}
+
+/** Compiles the method's pipelines before the solve is timed (the ILCA compiles its own on first use). */
+async function prepare(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: SolveOptions): Promise<void> {
+  if (opts.method === 'ca') await Batch.compile(ctx, [sudokuRule]);
+  else if (opts.method === 'full') await compileFull(ctx, puzzles, parseRules(opts.options.rules));
 }
 
 async function solve(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: SolveOptions): Promise<SolveResult[]> {
@@ -78,6 +85,7 @@ export const sudoku: PuzzleKind<SudokuPuzzle> = {
   methods: ['full', 'ca', 'ilca'],
   defaultMethod: 'full',
   parse: parseSudoku,
+  prepare,
   solve,
   verify,
   format: (record, result) => formatRecord(record, result) + '\n',

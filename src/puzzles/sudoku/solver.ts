@@ -204,6 +204,16 @@ export interface FullStats {
   grids: number;
 }
 
+// the lanes always place singles (naked and hidden): a rule set without them takes the rounds solver
+const takesLane = (rules: number) => (p: SudokuPuzzle) =>
+  p.n * p.n <= LANE_MAX_CELLS && (rules & (RULE_NAKED | RULE_HIDDEN)) === (RULE_NAKED | RULE_HIDDEN);
+
+/** Compiles what `solveFull` runs on these puzzles: the lane kernels they take (the rounds solver compiles on
+ * the rare hand-back). */
+export async function compileFull(ctx: GpuContext, puzzles: SudokuPuzzle[], rules = RULES_ALL): Promise<void> {
+  await compileLanes(ctx, puzzles.filter(takesLane(rules)));
+}
+
 /**
  * The complete solver. Every result is `solved` (unique), `multiple` (two solutions, both given), `contradiction`
  * (none) or `unsolved` (timeout). One puzzle per GPU invocation (lane.ts, shaders/sudoku/lane.wgsl); the puzzles it
@@ -211,8 +221,7 @@ export interface FullStats {
  */
 export async function solveFull(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: FullOptions = {}): Promise<{ results: SolveResult[]; stats: FullStats }> {
   const rules = opts.rules ?? RULES_ALL;
-  // the lanes always place singles (naked and hidden): a rule set without them takes the rounds solver
-  const laneOk = (p: SudokuPuzzle) => p.n * p.n <= LANE_MAX_CELLS && (rules & (RULE_NAKED | RULE_HIDDEN)) === (RULE_NAKED | RULE_HIDDEN);
+  const laneOk = takesLane(rules);
   await compileLanes(ctx, puzzles.filter(laneOk));
   const t0 = performance.now();
   const results: SolveResult[] = new Array(puzzles.length);
