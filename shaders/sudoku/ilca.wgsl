@@ -59,16 +59,18 @@ const ENDED: u32 = 0x40000000u;
 // n <= 32
 const MAX_CELLS: u32 = 1024u;
 
-// per cell: action | same << 8 | GIVEN, where `same` counts the peers holding the same action (degree = |N| - same)
+// per cell: action | same << 8 | since << 16 | GIVEN, where `same` counts the peers holding the same action (degree
+// = |N| - same) and `since` is below
 var<private> cell: array<u32, MAX_CELLS>;
 // digit planes: the bits of the cells holding action a at (a - 1) * PLANE_WORDS
 var<private> planes: array<u32, MAX_CELLS>;
 // the bits of the cells not finalized (same > 0), the only ones Algorithm 1 has to visit (see `since`)
 var<private> conflict: array<u32, 32>;
 // A finalized cell (degree |N|) is rewarded with r(|N|) every step and keeps its action, so its rewards are
-// deferred: since[x] is the first step whose reward it has not received; they are added (the same f32 additions
-// in the same order) when it next has to be visited: a conflict, a reset step, the end of the run.
-var<private> since: array<u32, MAX_CELLS>;
+// deferred: `since` is the first step whose reward it has not received; they are added (the same f32 additions in
+// the same order) when it next has to be visited: a conflict, a reset step, the end of the run. 15 bits: the host
+// keeps the step cap below MAX_STEPS.
+const SINCE: u32 = 0x7fff0000u;
 // the bits of the cells that are not fixed (Algorithm 1 visits no given)
 var<private> free: array<u32, 32>;
 // the new actions of a time-step (cell | action << 16), applied once every cell has decided (synchronous updates)
@@ -127,10 +129,10 @@ fn choose(at: u32, current: u32, currentWeight: f32, h: u32) -> u32 {
   return 1u;
 }
 
-// The deferred rewards r(|N|) (log `f`) of steps since[x] .. step - 1 on the weight of x's action at `at` (a
+// The deferred rewards r(|N|) (log `f`) of steps since .. step - 1 (s: the cell's word) on the weight of x's action at `at` (a
 // finalized cell's action stays the most probable: rewards never lower it; the host checks f >= 0). Returns it.
-fn settle(at: u32, x: u32, step: u32, f: f32) -> f32 {
-  let owed = step - since[x];
+fn settle(at: u32, s: u32, step: u32, f: f32) -> f32 {
+  let owed = step - ((s & SINCE) >> 16u);
   var w = weights[at];
   if (owed == 0u || w <= DEAD_BELOW || !(f > 0.0)) {
     return w;
@@ -180,7 +182,7 @@ fn change(y: u32, b: u32) {
       }
     }
   }
-  cell[y] = (s & GIVEN) | b | (same << 8u);
+  cell[y] = (s & (GIVEN | SINCE)) | b | (same << 8u);
   if (same == 0u) {
     conflict[y >> 5u] &= ~cell_bit(y);
   } else {
@@ -196,7 +198,7 @@ fn finish(job: u32, base: u32, word: u32, settleTo: u32) {
     let s = cell[x];
     results[out + 1u + x] = s & 0xffu;
     if (params.settle != 0u && (s & GIVEN) == 0u) {
-      settle(base + x * N_SIDE + (s & 0xffu) - 1u, x, settleTo, bitcast<f32>(input[PEERS]));
+      settle(base + x * N_SIDE + (s & 0xffu) - 1u, s, settleTo, bitcast<f32>(input[PEERS]));
     }
   }
 }
@@ -260,11 +262,10 @@ fn ilca_runs() {
             }
           }
         }
-        cell[x] = action | select(0u, GIVEN, fixed != 0u);
+        cell[x] = action | (1u << 16u) | select(0u, GIVEN, fixed != 0u);
         if (fixed == 0u) {
           free[x >> 5u] |= cell_bit(x);
         }
-        since[x] = 1u;
         planes[(action - 1u) * PLANE_WORDS + (x >> 5u)] |= cell_bit(x);
       }
       for (var x = 0u; x < cells; x++) {
@@ -316,8 +317,8 @@ fn ilca_runs() {
         }
         let c = s & 0xffu;
         let at = base + x * N_SIDE;
-        let was = settle(at + c - 1u, x, step, rewardAll);
-        since[x] = step + 1u;
+        let was = settle(at + c - 1u, s, step, rewardAll);
+        cell[x] = (s & ~SINCE) | ((step + 1u) << 16u);
         let info = input[params.infoAt + x];
         if (sums[info & 0xffu] != sn || sums[N_SIDE + ((info >> 8u) & 0xffu)] != sn || sums[2u * N_SIDE + (info >> 16u)] != sn) {
           for (var v = 0u; v < N_SIDE; v++) {
@@ -351,8 +352,8 @@ fn ilca_runs() {
         let c = s & 0xffu;
         let same = (s >> 8u) & 0xffu;
         let at = base + x * N_SIDE;
-        let was = settle(at + c - 1u, x, step, rewardAll);
-        since[x] = step + 1u;
+        let was = settle(at + c - 1u, s, step, rewardAll);
+        cell[x] = (s & ~SINCE) | ((step + 1u) << 16u);
         var fewest = 0xffu;
         for (var w2 = 0u; w2 < PLANE_WORDS; w2++) {
           var m = peer_word(x, w2) & planes[(c - 1u) * PLANE_WORDS + w2];

@@ -301,6 +301,8 @@ export function ilcaRunCpu(p: SudokuPuzzle, seed: number, params: IlcaParams): {
 const WORKGROUP = 4;
 const RESOLVED = 0x80000000;
 const ENDED = 0x40000000;
+/** a cell's deferred-reward step is 15 bits in ilca.wgsl */
+export const ILCA_GPU_MAX_STEPS = 32_000;
 
 export interface IlcaResult {
   solved: boolean;
@@ -379,7 +381,7 @@ async function runShape(
   const table = factorTable(p0, params);
   // the shader defers a finalized cell's rewards (ilca.wgsl `since`): they must never lower a weight
   if (N > 0 && !(table[N] >= 0)) throw new Error(`ilca: the reward r(|N|) = 1 + lr must be at least 1 (lr = ${params.lr})`);
-  if (params.steps > 0x3fffffff) throw new Error('ilca: too many steps');
+  if (params.steps > ILCA_GPU_MAX_STEPS) throw new Error(`ilca: the GPU runs at most ${ILCA_GPU_MAX_STEPS} time-steps (ilcaRunCpu has no cap)`);
   // input: factor table, peer masks, cell info, puzzles, jobs (ilca.wgsl)
   const words: number[] = Array.from(new Uint32Array(table.buffer));
   const peersAt = words.length;
