@@ -6,8 +6,8 @@
 //   generator's solver sud.m accepts (singles, or one guess then singles, see `sudAccepts`);
 // - stppc: the STPPC graded sets solo_3x3db/di/da/de (Basic/Intermediate/Advanced/Extreme) of ../shared.
 // Options: --sets paper,stppc|none  --presets 'base;sr=40' (names in ILCA_PRESETS)  --puzzles N (per level, 100)
-// --runs N (10)  --seed S (1)  --engine cpu|gpu (cpu: the CPU twin, bit-identical to the GPU by
-// test/sudoku-ilca.test.ts, which SwiftShader is far slower than)  --capped true (the capped reading of eq. 7 as well).
+// --runs N (10)  --seed S (1)  --engine gpu|cpu (default gpu; cpu: the CPU twin, bit-identical to the GPU by
+// test/sudoku-ilca.test.ts)  --capped true (the capped reading of eq. 7 as well)  --timing-puzzles N (per level, 10).
 // A timing case runs the same jobs on the GPU and the CPU twin and compares them (runs/s, ratio, same outcomes).
 import { existsSync, readFileSync } from 'node:fs';
 import type { GpuContext } from '../src/gpu/context.ts';
@@ -117,7 +117,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
   const per = Number(o.puzzles ?? (args.quick ? 10 : 100));
   const runs = Number(o.runs ?? 10);
   const seed = Number(o.seed ?? 1);
-  const engine = o.engine === 'gpu' ? 'gpu' : 'cpu';
+  const engine = o.engine === 'cpu' ? 'cpu' : 'gpu';
   const filter = o.filter === 'sud';
   const readings: [string, boolean][] = o.capped === true || o.capped === 'true' ? [['', false], [' capped', true]] : [['', false]];
 
