@@ -5,7 +5,7 @@ import type { GpuContext } from '../../gpu/context.ts';
 import type { GenerateOptions, PuzzleKind, SolveOptions, SolveResult } from '../types.ts';
 import { formatRecord, parseSudoku } from './codec.ts';
 import { emptyPuzzle, formatGenerated, generate } from './generate.ts';
-import { hash32, ILCA_PRESETS, runIlca, type IlcaParams } from './ilca.ts';
+import { compileIlca, hash32, ILCA_PRESETS, runIlca, type IlcaParams } from './ilca.ts';
 import { RULE_HIDDEN, RULE_LOCKED, RULE_NAKED, RULES_ALL, verify, type SudokuPuzzle } from './reference.ts';
 import { Batch } from '../../engine/batch.ts';
 import { caToResult, compileFull, runCa, solutionString, solveFull, sudokuRule } from './solver.ts';
@@ -34,10 +34,11 @@ export function ilcaSeed(seed: number, index: number, run: number): number {
   return hash32((seed + hash32(index * 64 + run)) >>> 0);
 }
 
-/** Compiles the method's pipelines before the solve is timed (the ILCA compiles its own on first use). */
+/** Compiles the method's pipelines before the solve is timed. */
 async function prepare(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: SolveOptions): Promise<void> {
   if (opts.method === 'ca') await Batch.compile(ctx, [sudokuRule]);
-  else if (opts.method === 'full') await compileFull(ctx, puzzles, parseRules(opts.options.rules));
+  else if (opts.method === 'ilca') await compileIlca(ctx, puzzles);
+  else await compileFull(ctx, puzzles, parseRules(opts.options.rules));
 }
 
 async function solve(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: SolveOptions): Promise<SolveResult[]> {
