@@ -12,7 +12,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { GpuContext } from '../src/gpu/context.ts';
 import { parseSudoku } from '../src/puzzles/sudoku/codec.ts';
-import { rng } from '../src/puzzles/sudoku/generate.ts';
+import { rng } from '../src/puzzles/random.ts';
 import { ilcaSeed } from '../src/puzzles/sudoku/index.ts';
 import { ILCA_PRESETS, ilcaRunCpu, PAPER_LEVELS, paperD, paperPuzzle, runIlca, type IlcaParams } from '../src/puzzles/sudoku/ilca.ts';
 import { caRun, gridString, popcount, RULE_HIDDEN, RULE_NAKED, verify, type SudokuPuzzle } from '../src/puzzles/sudoku/reference.ts';

@@ -1,7 +1,8 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { formatPng, formatText, mazeToText, movesToPath, parseMazes, pathToMoves } from '../src/puzzles/maze/codec.ts';
-import { generateMaze, rng } from '../src/puzzles/maze/generate.ts';
+import { generateMaze } from '../src/puzzles/maze/generate.ts';
+import { rng } from '../src/puzzles/random.ts';
 import { bfsPath, deadendFill, deadendStep, FAKE, initialDeadendState, OPEN, simplePath, TERMINAL, traceBack, verifyMoves, walkerRun, walkerRunFast, wavefrontLabels, W } from '../src/puzzles/maze/reference.ts';
 
 const enc = (s: string) => new TextEncoder().encode(s);

@@ -3,7 +3,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { encodeGameId, encodeUrlBody, formatGrid, formatRecord, parseSudoku } from '../src/puzzles/sudoku/codec.ts';
-import { emptyPuzzle, generate, grade, randomPuzzle, rng } from '../src/puzzles/sudoku/generate.ts';
+import { rng } from '../src/puzzles/random.ts';
+import { emptyPuzzle, generate, grade, randomPuzzle } from '../src/puzzles/sudoku/generate.ts';
 import { caRun, gridString, solveCpu, topology, verify } from '../src/puzzles/sudoku/reference.ts';
 
 const DATA = new URL('../../shared/data/sudoku/', import.meta.url).pathname;

@@ -3,7 +3,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseSudoku } from '../src/puzzles/sudoku/codec.ts';
-import { emptyPuzzle, randomPuzzle, rng } from '../src/puzzles/sudoku/generate.ts';
+import { rng } from '../src/puzzles/random.ts';
+import { emptyPuzzle, randomPuzzle } from '../src/puzzles/sudoku/generate.ts';
 import { factorTable, ILCA_PRESETS, ilcaInitial, ilcaRunCpu, ilcaStep, ilcaValues, paperD, paperPuzzle, runIlca, type IlcaParams } from '../src/puzzles/sudoku/ilca.ts';
 import { gridString, verify, type SudokuPuzzle } from '../src/puzzles/sudoku/reference.ts';
 import { skipGpu, withDevice } from './gpu.ts';

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { Batch } from '../src/engine/batch.ts';
 import { FLAG_CONTRADICTION } from '../src/engine/constants.ts';
 import { parseSudoku } from '../src/puzzles/sudoku/codec.ts';
-import { emptyPuzzle, randomPuzzle, rng } from '../src/puzzles/sudoku/generate.ts';
+import { rng } from '../src/puzzles/random.ts';
+import { emptyPuzzle, randomPuzzle } from '../src/puzzles/sudoku/generate.ts';
 import { caInput } from '../src/puzzles/sudoku/pack.ts';
 import {
   caRun,

@@ -1,19 +1,8 @@
 // Maze generator for `cellsolve gen maze`: perfect mazes (exactly one path between any two cells) on the lattice
 // of odd coordinates, so no 2x2 square is ever open (thesis 3.1.1), optionally with a chosen number of loops.
 // The entrance is a gap in the top row, the exit a gap in the bottom row (as in the mikepound images).
+import { rng } from '../random.ts';
 import type { Maze } from './codec.ts';
-
-/** mulberry32: small, fast, seedable; the same seed gives the same maze on every platform */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export type Algorithm = 'dfs' | 'kruskal';
 

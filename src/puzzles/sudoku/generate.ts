@@ -2,19 +2,8 @@
 // shuffled candidate order, then clues removed in random order while the solution stays unique (blog 001: "I
 // considered each of the remaining values and questioned whether hiding the cell would result in the puzzle having
 // multiple solutions"). Graded by the rules the elimination automaton needed (its CPU twin, same generations).
+import { rng } from '../random.ts';
 import { caRun, defaultBox, gridString, RULE_HIDDEN, RULE_LOCKED, RULE_NAKED, solveCpu, type SudokuPuzzle } from './reference.ts';
-
-/** mulberry32: small, seedable, the same sequence everywhere */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function emptyPuzzle(n: number, boxW?: number, boxH?: number, diagonal = false): SudokuPuzzle {
   const box = boxW && boxH ? { boxW, boxH } : defaultBox(n);

@@ -1,0 +1,13 @@
+// Seeded randomness for generators: the same seed gives the same puzzle on every platform (`--seed S`).
+
+/** mulberry32: small, fast, seedable; uniform in [0, 1) */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
