@@ -10,23 +10,20 @@ fn cand(i: u32) -> u32 {
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn sudoku_step(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
-  let t = tile_index(workgroupId);
-  if (t >= batch.tileCount) {
-    return;
-  }
-  let tile = tiles[t];
-  let g = grids[tile.grid];
+  let w = work_item(workgroupId, localIndex);
+  if (!w.valid) { return; }
+  let g = w.grid;
   let s = shape_of(g);
   gridBase = g.stateOffset;
   let total = s.n * s.n;
   var flags = 0u;
   var counter = 0u;
-  for (var x = tile.firstItem + localIndex; x < total && tile.firstItem + localIndex < g.items; x += g.items) {
+  for (var x = w.item; x < total; x += g.items) {
     let r = next_cell(s, x, g.param1);
     dst[gridBase + x] = r.x;
     flags |= r.y;
     counter += r.z;
   }
-  report_flags(t, localIndex, flags);
-  report_count(t, localIndex, counter);
+  report_flags(w.tileIndex, localIndex, flags);
+  report_count(w.tileIndex, localIndex, counter);
 }
