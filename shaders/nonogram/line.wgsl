@@ -187,12 +187,10 @@ fn row_pending(c: u32, l: Layout, row: u32, width: u32) -> bool {
 
 // One pass of one generation, one invocation per line: item = copy * lines + line, lines = max(w, h).
 fn line_pass(workgroupId: vec3u, localIndex: u32, rows: bool) {
-  let t = tile_index(workgroupId);
-  if (t >= batch.tileCount) { return; }
-  let tile = tiles[t];
-  let g = grids[tile.grid];
-  let item = tile.firstItem + localIndex;
-  if (item >= g.items) { return; }
+  let w = work_item(workgroupId, localIndex);
+  if (!w.valid) { return; }
+  let g = w.grid;
+  let item = w.item;
   let lines = max(g.width, g.height);
   let copy = item / lines;
   let line = item % lines;
@@ -209,7 +207,7 @@ fn line_pass(workgroupId: vec3u, localIndex: u32, rows: bool) {
       atomicAdd(&state[c + 1u], 1u);
     }
   }
-  report_flags(t, localIndex, flags);
+  report_flags(w.tileIndex, localIndex, flags);
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -231,13 +229,11 @@ fn nono_cols(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocatio
 // raise it, so the engine retires the grid after this dispatch instead of one more that would find nothing to do.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn nono_copies(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
-  let t = tile_index(workgroupId);
-  if (t >= batch.tileCount) { return; }
-  let tile = tiles[t];
-  let g = grids[tile.grid];
+  let w = work_item(workgroupId, localIndex);
+  if (!w.valid) { return; }
+  let g = w.grid;
   let lanes = g.items;
-  let lane = tile.firstItem + localIndex;
-  if (lane >= lanes) { return; }
+  let lane = w.item;
   let l = layout_of(g.width, g.height);
   let rowWords = l.wc;  // dirty words of each orientation
   let colWords = l.wr;
@@ -296,7 +292,7 @@ fn nono_copies(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocat
     }
     mask = atomicLoad(&state[c + l.rowDirty]);
   }
-  report_flags(t, localIndex, flags);
+  report_flags(w.tileIndex, localIndex, flags);
 }
 
 fn copy_pending(c: u32, l: Layout, g: Grid) -> bool {
