@@ -99,8 +99,8 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
 
   // compile and warm up outside the timings
   const t0 = performance.now();
-  // --lanes: the complete solver with one puzzle per invocation (lane.ts); else the batch path (probe copies)
-  const lanes = Boolean(o.lanes);
+  // the complete solver with one puzzle per invocation (lane.ts); `--lanes off`: the batch path (probe copies)
+  const lanes = o.lanes !== 'off';
   const full = lanes ? solveFullLanes : solveFull;
   await full(ctx, puzzles.slice(0, 4));
   await runCa(ctx, puzzles.slice(0, 4));

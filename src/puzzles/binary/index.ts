@@ -36,8 +36,9 @@ async function solve(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: SolveOption
   }
   const probeCells = opts.options['probe-cells'] === undefined ? undefined : Number(opts.options['probe-cells']);
   if (probeCells !== undefined && !(Number.isInteger(probeCells) && probeCells > 0)) throw new UsageError(`--probe-cells takes a whole number > 0 (got '${opts.options['probe-cells']}')`);
-  // --lanes: grids up to 32x32 one per GPU invocation (lane.ts), the rest on the batch path
-  const full = opts.options.lanes ? solveFullLanes : solveFull;
+  // grids up to 32x32 one per GPU invocation (lane.ts: 1.4-1.5x the batch path's puzzles/s), the rest on the batch
+  // path; `--lanes off`: all on the batch path (probe copies in the batch, the host deciding each round)
+  const full = opts.options.lanes === 'off' ? solveFull : solveFullLanes;
   const { results } = await full(ctx, puzzles, { ...run, probeCells, progress: opts.progress });
   return results;
 }
