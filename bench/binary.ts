@@ -207,7 +207,7 @@ async function sgtTable(ctx: GpuContext, report: BenchReport): Promise<void> {
     const recs = parseBinary(readFileSync(SGT + f), f).filter((r) => r.puzzle);
     const puzzles = recs.map((r) => r.puzzle!);
     const expected = recs.map((r) => r.expected!);
-    const { results } = await solveFull(ctx, puzzles);
+    const { results } = await solveFullLanes(ctx, puzzles);
     const thesis = await runThesis(ctx, puzzles);
     const ca = await runCa(ctx, puzzles);
     const ok = results.filter((r, i) => r.status === 'solved' && r.solution === expected[i]).length;
