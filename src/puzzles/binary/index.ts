@@ -8,7 +8,7 @@ import type { PuzzleKind, SolveOptions, SolveResult } from '../types.ts';
 import { BinaryOptionError, formatGameId, formatGrid, parseBinary, stringToCells, type BinaryPuzzle, type BinaryRecord } from './codec.ts';
 import { generateText } from './generate.ts';
 import { verifySolution } from './reference.ts';
-import { solveFullLanes } from './lane.ts';
+import { lanePipeline, solveFullLanes } from './lane.ts';
 import { automatonResult, caRule, runCa, runThesis, solveFull, thesisRule } from './solver.ts';
 
 function usage<T>(f: () => T): T {
@@ -25,6 +25,7 @@ async function solve(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: SolveOption
   // CLI.md: `ms` excludes pipeline compilation, reported once per call on stderr; compile (or take from the cache)
   const t0 = performance.now();
   (await Batch.create(ctx, opts.method === 'thesis' ? thesisRule : caRule)).destroy();
+  if (opts.method !== 'thesis' && opts.method !== 'ca' && opts.options.lanes !== 'off') await lanePipeline(ctx);
   globalThis.process?.stderr?.write(`binary: pipelines ready in ${((performance.now() - t0) / 1000).toFixed(2)} s\n`);
   if (opts.method === 'thesis') {
     const r = await runThesis(ctx, puzzles, run);

@@ -89,13 +89,18 @@ export interface LaneOutcome {
   ms: number;
 }
 
+/** the lanes' pipeline (compiled once per context; callers that time solves compile it first) */
+export function lanePipeline(ctx: GpuContext): Promise<GPUComputePipeline> {
+  return ctx.computePipeline({ files: ['binary/generation.wgsl', 'binary/lane.wgsl'], entryPoint: 'binary_lanes', constants: { WORKGROUP_SIZE: WORKGROUP } });
+}
+
 /** runs the puzzles (each at most 32x32) in lanes; outcomes in puzzle order */
 export async function runLanes(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: LaneOptions = {}, onDispatch = () => {}): Promise<LaneOutcome[]> {
   const out: LaneOutcome[] = new Array(puzzles.length);
   if (puzzles.length === 0) return out;
   const t0 = performance.now();
   const device = ctx.device;
-  const pipeline = await ctx.computePipeline({ files: ['binary/generation.wgsl', 'binary/lane.wgsl'], entryPoint: 'binary_lanes', constants: { WORKGROUP_SIZE: WORKGROUP } });
+  const pipeline = await lanePipeline(ctx);
   const chunk = opts.chunk ?? Math.max(256, Math.min(4096, Math.ceil(puzzles.length / 4)));
   const depthCap = opts.depthCap ?? 64;
   const lanes = Math.max(WORKGROUP, Math.ceil(Math.min(opts.lanes ?? 1024, puzzles.length) / WORKGROUP) * WORKGROUP);
