@@ -78,7 +78,7 @@ describe.skipIf(skipGpu)('binary full solver in lanes', () => {
 
   it('STPPC tables: the given solution and the CPU grading', async () => {
     await withDevice(async (ctx) => {
-      const recs = sgtFiles.flatMap((f) => sgt(f).slice(0, 16));
+      const recs = sgtFiles.flatMap((f) => sgt(f).slice(0, 8));
       const { results } = await solveFullLanes(ctx, recs.map((r) => r.puzzle));
       recs.forEach((r, i) => {
         expect(results[i].status, `#${i}`).toBe('solved');
