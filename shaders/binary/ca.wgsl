@@ -362,16 +362,10 @@ fn pack_lane(g: Grid, k: u32) {
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn binary_ca(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
-  let t = tile_index(workgroupId);
-  if (t >= batch.tileCount) {
-    return;
-  }
-  let tile = tiles[t];
-  let g = grids[tile.grid];
-  let k = tile.firstItem + localIndex;
-  if (k >= g.items) {
-    return;
-  }
+  let w = work_item(workgroupId, localIndex);
+  if (!w.valid) { return; }
+  let g = w.grid;
+  let k = w.item;
   var flags = 0u;
   if (g.param3 == 2u) {
     pack_lane(g, k);
@@ -385,5 +379,5 @@ fn binary_ca(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocatio
       dst[header] = src[header];
     }
   }
-  report_flags(t, localIndex, flags);
+  report_flags(w.tileIndex, localIndex, flags);
 }

@@ -108,16 +108,10 @@ fn pair_want(a: u32, b: u32) -> u32 {
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn binary_thesis(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invocation_index) localIndex: u32) {
-  let t = tile_index(workgroupId);
-  if (t >= batch.tileCount) {
-    return;
-  }
-  let tile = tiles[t];
-  let g = grids[tile.grid];
-  let item = tile.firstItem + localIndex;
-  if (item >= g.items) {
-    return;
-  }
+  let w = work_item(workgroupId, localIndex);
+  if (!w.valid) { return; }
+  let g = w.grid;
+  let item = w.item;
   let x = i32(item % g.width);
   let y = i32(item / g.width);
   let w0 = th_w0(g, x, y);
@@ -232,5 +226,5 @@ fn binary_thesis(@builtin(workgroup_id) workgroupId: vec3u, @builtin(local_invoc
   if (nextSure == UNKNOWN) {
     flags |= FLAG_PENDING;
   }
-  report_flags(t, localIndex, flags);
+  report_flags(w.tileIndex, localIndex, flags);
 }

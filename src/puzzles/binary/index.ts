@@ -20,13 +20,14 @@ function usage<T>(f: () => T): T {
   }
 }
 
+/** Compiles the method's pipelines before the solve is timed (CLI.md: `ms` excludes compilation). */
+async function prepare(ctx: GpuContext, _puzzles: BinaryPuzzle[], opts: SolveOptions): Promise<void> {
+  await Batch.compile(ctx, [opts.method === 'thesis' ? thesisRule : caRule]);
+  if (opts.method !== 'thesis' && opts.method !== 'ca' && opts.options.lanes !== 'off') await lanePipeline(ctx);
+}
+
 async function solve(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: SolveOptions): Promise<SolveResult[]> {
   const run = { maxGenerations: opts.maxGenerations, timeoutMs: opts.timeoutMs };
-  // CLI.md: `ms` excludes pipeline compilation, reported once per call on stderr; compile (or take from the cache)
-  const t0 = performance.now();
-  (await Batch.create(ctx, opts.method === 'thesis' ? thesisRule : caRule)).destroy();
-  if (opts.method !== 'thesis' && opts.method !== 'ca' && opts.options.lanes !== 'off') await lanePipeline(ctx);
-  globalThis.process?.stderr?.write(`binary: pipelines ready in ${((performance.now() - t0) / 1000).toFixed(2)} s\n`);
   if (opts.method === 'thesis') {
     const r = await runThesis(ctx, puzzles, run);
     return r.map((x, i) => automatonResult(puzzles[i], x));
@@ -69,6 +70,7 @@ export const binary: PuzzleKind<BinaryPuzzle> = {
   methods: ['full', 'ca', 'thesis'],
   defaultMethod: 'full',
   parse: (input, file, options) => usage(() => parseBinary(input, file, options)),
+  prepare,
   solve,
   verify: verifySolution,
   format,
