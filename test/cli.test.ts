@@ -46,6 +46,14 @@ describe('cellsolve command line', () => {
     expect(JSON.parse(lines[19_999]).index).toBe(19_999);
   });
 
+  it.skipIf(skipGpu)('demo (npm start) solves every bundled sample of every kind, README notes aside', () => {
+    const r = cli(['demo']);
+    expect(r.status, r.stderr).toBe(0);
+    for (const kind of ['sudoku', 'maze', 'binary', 'nonogram']) expect(r.stdout).toMatch(new RegExp(`^${kind} +\\d+ bundled puzzles`, 'm'));
+    expect(r.stdout).not.toMatch(/README|error/);
+    expect(r.stderr).not.toContain('does not read');
+  });
+
   it.skipIf(skipGpu)('info names the adapter', () => {
     const r = cli(['info', '--json']);
     expect(r.status, r.stderr).toBe(0);
