@@ -2,6 +2,7 @@
 // probing and branching all in the invocation, one dispatch and one readback per chunk of puzzles. The batch path
 // (solver.ts solveFull: probe copies in the batch, the host deciding each round) takes larger grids, runs with a
 // generation cap, and whatever the lanes hand back (stack or node cap, a grid the CPU verifier rejects).
+import { laneCount, runLanes as runEngineLanes } from '../../engine/lanes.ts';
 import type { GpuContext } from '../../gpu/context.ts';
 import type { SolveResult } from '../types.ts';
 import { cellsToString, type BinaryPuzzle } from './codec.ts';
@@ -24,13 +25,6 @@ export interface LaneOptions {
   nodeCap?: number;
   /** puzzles per dispatch (and readback) */
   chunk?: number;
-}
-
-interface Submitted {
-  part: number[];
-  resultAt: number[];
-  buffers: GPUBuffer[];
-  mapped: Promise<void>;
 }
 
 /** the complete solver: small grids in lanes, the rest (and what the lanes hand back) on the batch path */
@@ -99,90 +93,56 @@ export async function runLanes(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: L
   const out: LaneOutcome[] = new Array(puzzles.length);
   if (puzzles.length === 0) return out;
   const t0 = performance.now();
-  const device = ctx.device;
-  const pipeline = await lanePipeline(ctx);
-  const chunk = opts.chunk ?? Math.max(256, Math.min(4096, Math.ceil(puzzles.length / 4)));
   const depthCap = opts.depthCap ?? 64;
-  const lanes = Math.max(WORKGROUP, Math.ceil(Math.min(opts.lanes ?? 1024, puzzles.length) / WORKGROUP) * WORKGROUP);
-  const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
-  const scratch = device.createBuffer({ label: 'binary.lanes.scratch', size: 4 * lanes * depthCap * STACK_WORDS, usage });
-  const work = device.createBuffer({ label: 'binary.lanes.work', size: 16, usage });
-  const uniform = device.createBuffer({ label: 'binary.lanes.params', size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-  // the next chunk is packed and queued while the GPU runs this one (the queue keeps their order)
-  const submit = (first: number): Submitted => {
-    const part: number[] = [];
-    for (let i = first; i < Math.min(puzzles.length, first + chunk); i++) part.push(i);
-    let recordWords = part.length;
-    for (const i of part) recordWords += 4 + 2 * puzzles[i].height;
-    const words = new Uint32Array(recordWords);
-    const resultAt: number[] = [];
-    let resultWords = 0;
-    let at = part.length;
-    part.forEach((i, k) => {
-      const p = puzzles[i];
-      words[k] = at;
-      words[at] = p.width;
-      words[at + 1] = p.height;
-      words[at + 2] = p.distinct ? 1 : 0;
-      words[at + 3] = resultWords;
-      resultAt.push(resultWords);
-      resultWords += RESULT_HEADER + 2 * p.height;
-      for (let y = 0, c = 0; y < p.height; y++) {
-        let known = 0;
-        let ones = 0;
-        for (let x = 0; x < p.width; x++, c++) {
-          const v = p.cells[c];
-          if (v > 1) continue;
-          known |= 1 << x;
-          ones |= v << x;
+  const lanes = laneCount(opts.lanes ?? 1024, puzzles.length, WORKGROUP);
+  await runEngineLanes(ctx, {
+    label: 'binary.lanes',
+    pipeline: await lanePipeline(ctx),
+    workgroupSize: WORKGROUP,
+    lanes,
+    scratchBytes: 4 * lanes * depthCap * STACK_WORDS,
+    paramsBytes: 16,
+    jobs: puzzles.length,
+    chunk: opts.chunk ?? Math.max(256, Math.min(4096, Math.ceil(puzzles.length / 4))),
+    onDispatch,
+    // input: one record offset per puzzle; record: width, height, Rule 3, result offset, rows [known, value]
+    pack: (first, count) => {
+      let recordWords = count;
+      for (let i = first; i < first + count; i++) recordWords += 4 + 2 * puzzles[i].height;
+      const words = new Uint32Array(recordWords);
+      let resultWords = 0;
+      let at = count;
+      for (let k = 0; k < count; k++) {
+        const p = puzzles[first + k];
+        words[k] = at;
+        words[at] = p.width;
+        words[at + 1] = p.height;
+        words[at + 2] = p.distinct ? 1 : 0;
+        words[at + 3] = resultWords;
+        resultWords += RESULT_HEADER + 2 * p.height;
+        for (let y = 0, c = 0; y < p.height; y++) {
+          let known = 0;
+          let ones = 0;
+          for (let x = 0; x < p.width; x++, c++) {
+            const v = p.cells[c];
+            if (v > 1) continue;
+            known |= 1 << x;
+            ones |= v << x;
+          }
+          words[at + 4 + 2 * y] = known >>> 0;
+          words[at + 5 + 2 * y] = ones >>> 0;
         }
-        words[at + 4 + 2 * y] = known >>> 0;
-        words[at + 5 + 2 * y] = ones >>> 0;
+        at += 4 + 2 * p.height;
       }
-      at += 4 + 2 * p.height;
-    });
-    const input = device.createBuffer({ label: 'binary.lanes.input', size: 4 * words.length, usage });
-    const results = device.createBuffer({ label: 'binary.lanes.results', size: 4 * resultWords, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
-    const read = device.createBuffer({ label: 'binary.lanes.read', size: 4 * resultWords, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-    device.queue.writeBuffer(input, 0, words);
-    device.queue.writeBuffer(work, 0, new Uint32Array(4));
-    device.queue.writeBuffer(uniform, 0, Uint32Array.from([part.length, depthCap, opts.nodeCap ?? 200_000, 0]));
-    const bind = device.createBindGroup({
-      label: 'binary.lanes.bind',
-      layout: pipeline.getBindGroupLayout(0),
-      entries: [uniform, input, results, scratch, work].map((buffer, binding) => ({ binding, resource: { buffer } })),
-    });
-    const enc = device.createCommandEncoder({ label: 'binary.lanes' });
-    const pass = enc.beginComputePass();
-    pass.setPipeline(pipeline);
-    pass.setBindGroup(0, bind);
-    pass.dispatchWorkgroups(Math.min(lanes, Math.ceil(part.length / WORKGROUP) * WORKGROUP) / WORKGROUP);
-    pass.end();
-    enc.copyBufferToBuffer(results, 0, read, 0, 4 * resultWords);
-    device.queue.submit([enc.finish()]);
-    onDispatch();
-    return { part, resultAt, buffers: [input, results, read], mapped: read.mapAsync(GPUMapMode.READ) };
-  };
-  const pending: Submitted[] = [];
-  try {
-    let next = 0;
-    pending.push(submit(next));
-    next += chunk;
-    while (pending.length) {
-      if (next < puzzles.length) {
-        pending.push(submit(next));
-        next += chunk;
-      }
-      const { part, resultAt, buffers, mapped } = pending.shift()!;
-      await mapped;
-      const read = buffers[2];
-      const r = new Uint32Array(read.getMappedRange().slice(0));
-      read.unmap();
-      for (const b of buffers) b.destroy();
+      return { input: words, resultWords, params: Uint32Array.from([count, depthCap, opts.nodeCap ?? 200_000, 0]) };
+    },
+    unpack: (first, count, r) => {
       const ms = performance.now() - t0;
-      part.forEach((i, k) => {
+      const offsets = resultOffsets(puzzles, first, count);
+      for (let k = 0; k < count; k++) {
+        const i = first + k;
         const p = puzzles[i];
-        const at = resultAt[k];
+        const at = offsets[k];
         const status = STATUS[r[at]];
         if (!status) throw new Error(`binary lanes: puzzle ${i} came back without a status`);
         const found = status === 'multiple' ? 2 : status === 'solved' ? 1 : 0;
@@ -195,13 +155,18 @@ export async function runLanes(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: L
           return cells;
         });
         out[i] = { status, level: r[at + 1], probes: r[at + 2], branches: r[at + 3], generations: r[at + 4], probeGenerations: r[at + 5], branchGenerations: r[at + 6], nodes: r[at + 7], solutions, ms };
-      });
-    }
-  } finally {
-    for (const sub of pending) for (const b of sub.buffers) b.destroy();
-    scratch.destroy();
-    work.destroy();
-    uniform.destroy();
-  }
+      }
+    },
+  });
   return out;
+}
+
+/** where each puzzle's results start in its chunk's results buffer (as `pack` laid them out) */
+function resultOffsets(puzzles: BinaryPuzzle[], first: number, count: number): number[] {
+  const at: number[] = [];
+  for (let k = 0, words = 0; k < count; k++) {
+    at.push(words);
+    words += RESULT_HEADER + 2 * puzzles[first + k].height;
+  }
+  return at;
 }

@@ -2,6 +2,7 @@
 // in private memory, copies on a per-invocation stack, to two solutions; one dispatch and one readback per chunk
 // of puzzles. Puzzles it cannot finish (its stack or node cap) are returned as such for the caller to hand to the
 // in-place rounds solver (solver.ts).
+import { laneCount, runLanes } from '../../engine/lanes.ts';
 import type { GpuContext } from '../../gpu/context.ts';
 import { shapeParam } from './pack.ts';
 import { initialMasks, masksToValues, RULES_ALL, topology, type SudokuPuzzle } from './reference.ts';
@@ -92,14 +93,6 @@ interface Kernel {
   values(words: Uint32Array, at: number, p: SudokuPuzzle): Uint8Array;
 }
 
-interface Submitted {
-  first: number;
-  part: SudokuPuzzle[];
-  resultAt: number[];
-  buffers: GPUBuffer[];
-  mapped: Promise<void>;
-}
-
 function isStandard9(p: SudokuPuzzle): boolean {
   return p.n === 9 && p.boxW === 3 && p.boxH === 3 && !p.regions && !p.diagonal;
 }
@@ -148,8 +141,6 @@ export const PLANES9: Kernel = {
 async function solveGroup(ctx: GpuContext, kernel: Kernel, puzzles: SudokuPuzzle[], opts: LaneOptions, stats: LaneStats, t0: number): Promise<(LaneOutcome | undefined)[]> {
   const out: (LaneOutcome | undefined)[] = new Array(puzzles.length);
   if (puzzles.length === 0) return out;
-  const device = ctx.device;
-  const pipeline = await ctx.computePipeline(kernelPipeline(kernel));
   const chunk = opts.chunk ?? Math.max(256, Math.min(4096, Math.ceil(puzzles.length / 4)));
   const stride = Math.max(...puzzles.map((p) => kernel.gridWords(p)));
   const lanesWanted = opts.lanes ?? 64;
@@ -157,108 +148,74 @@ async function solveGroup(ctx: GpuContext, kernel: Kernel, puzzles: SudokuPuzzle
   // a path of copies fixes one more cell per level, so `cells` levels always suffice
   const maxCells = Math.max(...puzzles.map((p) => p.n * p.n));
   const depthCap = Math.max(1, Math.min(maxCells, Math.floor(scratchBytes / (4 * stride * lanesWanted))));
-  const lanes = Math.max(WORKGROUP, Math.ceil(Math.min(lanesWanted, puzzles.length) / WORKGROUP) * WORKGROUP);
-  const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
-  const scratch = device.createBuffer({ label: 'sudoku.lanes.scratch', size: 4 * lanes * depthCap * stride, usage });
-  const work = device.createBuffer({ label: 'sudoku.lanes.work', size: 16, usage });
-  const uniform = device.createBuffer({ label: 'sudoku.lanes.params', size: 32, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-  // chunks overlap: the next one is packed and queued while the GPU runs this one, and this one is decoded while
-  // the GPU runs the next (the queue keeps their order; scratch, work and params are reused in turn)
-  const submit = (first: number): Submitted => {
-    const part = puzzles.slice(first, first + chunk);
+  const lanes = laneCount(lanesWanted, puzzles.length, WORKGROUP);
+  const resultAt = new Map<number, number[]>();
+  await runLanes(ctx, {
+    label: 'sudoku.lanes',
+    pipeline: await ctx.computePipeline(kernelPipeline(kernel)),
+    workgroupSize: WORKGROUP,
+    lanes,
+    scratchBytes: 4 * lanes * depthCap * stride,
+    paramsBytes: 32,
+    jobs: puzzles.length,
+    chunk,
+    more: () => opts.deadline === undefined || performance.now() <= opts.deadline,
+    onDispatch: () => stats.dispatches++,
+    onReadback: () => stats.readbacks++,
     // input: one header offset per puzzle, then per puzzle [shape, grid, regions, result] and its data
-    const words: number[] = new Array(part.length).fill(0);
-    let resultWords = 0;
-    const resultAt: number[] = [];
-    const regionsAt = new Map<string, number>();
-    for (let k = 0; k < part.length; k++) {
-      const p = part[k];
-      words[k] = words.length;
-      const header = words.length;
-      words.push(shapeParam(p), 0, 0, resultWords);
-      resultAt.push(resultWords);
-      resultWords += RESULT_HEADER + 2 * kernel.gridWords(p);
-      if (p.regions) {
-        const t = topology(p);
-        const key = Array.from(p.regions).join(',');
-        let at = regionsAt.get(key);
-        if (at === undefined) {
-          at = words.length;
-          regionsAt.set(key, at);
-          for (let R = 0; R < p.n; R++) for (const c of t.units[2 * p.n + R]) words.push(c);
+    pack: (first, count) => {
+      const words: number[] = new Array(count).fill(0);
+      let resultWords = 0;
+      const at: number[] = [];
+      const regionsAt = new Map<string, number>();
+      for (let k = 0; k < count; k++) {
+        const p = puzzles[first + k];
+        words[k] = words.length;
+        const header = words.length;
+        words.push(shapeParam(p), 0, 0, resultWords);
+        at.push(resultWords);
+        resultWords += RESULT_HEADER + 2 * kernel.gridWords(p);
+        if (p.regions) {
+          const t = topology(p);
+          const key = Array.from(p.regions).join(',');
+          let regions = regionsAt.get(key);
+          if (regions === undefined) {
+            regions = words.length;
+            regionsAt.set(key, regions);
+            for (let R = 0; R < p.n; R++) for (const c of t.units[2 * p.n + R]) words.push(c);
+          }
+          words[header + 2] = regions;
         }
-        words[header + 2] = at;
+        words[header + 1] = words.length;
+        kernel.pack(p, words);
       }
-      words[header + 1] = words.length;
-      kernel.pack(p, words);
-    }
-    const input = device.createBuffer({ label: 'sudoku.lanes.input', size: 4 * words.length, usage });
-    const results = device.createBuffer({ label: 'sudoku.lanes.results', size: 4 * resultWords, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
-    const read = device.createBuffer({ label: 'sudoku.lanes.read', size: 4 * resultWords, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-    device.queue.writeBuffer(input, 0, Uint32Array.from(words));
-    device.queue.writeBuffer(work, 0, new Uint32Array(4));
-    device.queue.writeBuffer(uniform, 0, Uint32Array.from([part.length, depthCap, opts.nodeCap ?? 1_000_000, opts.rules ?? RULES_ALL, stride, 0, 0, 0]));
-    const bind = device.createBindGroup({
-      label: 'sudoku.lanes.bind',
-      layout: pipeline.getBindGroupLayout(0),
-      entries: [uniform, input, results, scratch, work].map((buffer, binding) => ({ binding, resource: { buffer } })),
-    });
-    const enc = device.createCommandEncoder({ label: 'sudoku.lanes' });
-    const pass = enc.beginComputePass();
-    pass.setPipeline(pipeline);
-    pass.setBindGroup(0, bind);
-    pass.dispatchWorkgroups(Math.min(lanes, Math.ceil(part.length / WORKGROUP) * WORKGROUP) / WORKGROUP);
-    pass.end();
-    enc.copyBufferToBuffer(results, 0, read, 0, 4 * resultWords);
-    device.queue.submit([enc.finish()]);
-    stats.dispatches++;
-    return { first, part, resultAt, buffers: [input, results, read], mapped: read.mapAsync(GPUMapMode.READ) };
-  };
-  const pending: Submitted[] = [];
-  try {
-    let next = 0;
-    const more = () => next < puzzles.length && (opts.deadline === undefined || performance.now() <= opts.deadline);
-    if (more()) {
-      pending.push(submit(next));
-      next += chunk;
-    }
-    while (pending.length) {
-      if (more()) {
-        pending.push(submit(next));
-        next += chunk;
-      }
-      const { first, part, resultAt, buffers, mapped } = pending.shift()!;
-      await mapped;
-      stats.readbacks++;
-      const read = buffers[2];
-      const r = new Uint32Array(read.getMappedRange().slice(0));
-      read.unmap();
-      for (const b of buffers) b.destroy();
+      resultAt.set(first, at);
+      const params = Uint32Array.from([count, depthCap, opts.nodeCap ?? 1_000_000, opts.rules ?? RULES_ALL, stride, 0, 0, 0]);
+      return { input: Uint32Array.from(words), params, resultWords };
+    },
+    unpack: (first, count, r) => {
       const ms = performance.now() - t0;
-      part.forEach((p, k) => {
-        const at = resultAt[k];
+      const at = resultAt.get(first)!;
+      resultAt.delete(first);
+      for (let k = 0; k < count; k++) {
+        const p = puzzles[first + k];
         const words = kernel.gridWords(p);
-        const status = STATUS[r[at]];
+        const status = STATUS[r[at[k]]];
         if (!status) throw new Error(`sudoku lanes: puzzle ${first + k} came back without a status`);
         const found = status === 'multiple' ? 2 : status === 'solved' ? 1 : 0;
         out[first + k] = {
           status,
-          nodes: r[at + 1],
-          splits: r[at + 2],
-          depth: r[at + 3],
-          rootSweeps: r[at + 4],
-          sweeps: r[at + 5],
-          solutions: Array.from({ length: found }, (_, s) => kernel.values(r, at + RESULT_HEADER + s * words, p)),
+          nodes: r[at[k] + 1],
+          splits: r[at[k] + 2],
+          depth: r[at[k] + 3],
+          rootSweeps: r[at[k] + 4],
+          sweeps: r[at[k] + 5],
+          solutions: Array.from({ length: found }, (_, s) => kernel.values(r, at[k] + RESULT_HEADER + s * words, p)),
           ms,
         };
-      });
-      opts.onChunk?.(part.length);
-    }
-  } finally {
-    for (const sub of pending) for (const b of sub.buffers) b.destroy();
-    scratch.destroy();
-    work.destroy();
-    uniform.destroy();
-  }
+      }
+      opts.onChunk?.(count);
+    },
+  });
   return out;
 }

@@ -1,0 +1,117 @@
+// Lanes: one job (a puzzle, a run) per GPU invocation, for kernels that run a whole search in private memory
+// rather than one generation per dispatch. Each invocation takes the next job from an atomic counter when it is
+// done with one, so a finished job frees its lane at once. Jobs go in chunks, one dispatch and one readback each;
+// the next chunk is packed and queued while the GPU runs this one, and this one is decoded while the GPU runs the
+// next (the queue keeps their order; scratch, counter and params are reused in turn).
+//
+// Why on SwiftShader: a workgroup barrier is a coroutine switch per invocation, Dawn zero-fills workgroup memory
+// per workgroup and each dispatch costs tens of microseconds; a chunk is one dispatch with neither.
+//
+// The kernel's bindings (group 0): 0 params (uniform), 1 input (read), 2 results (read_write), 3 scratch
+// (read_write, per-invocation stacks), 4 work (atomic<u32>; word 0 = the next job of the chunk).
+import type { GpuContext } from '../gpu/context.ts';
+
+export interface LaneChunk {
+  /** the kernel's input words */
+  input: Uint32Array<ArrayBuffer>;
+  /** the kernel's params words (uniform) */
+  params: Uint32Array<ArrayBuffer>;
+  /** words of the results buffer the kernel writes and the host reads back */
+  resultWords: number;
+}
+
+export interface LaneRun {
+  /** buffer labels start with it */
+  label: string;
+  pipeline: GPUComputePipeline;
+  workgroupSize: number;
+  /** invocations per dispatch (rounded up to whole workgroups, at most one per job) */
+  lanes: number;
+  /** bytes of the scratch buffer (all invocations' stacks) */
+  scratchBytes: number;
+  /** bytes of the params uniform */
+  paramsBytes: number;
+  jobs: number;
+  /** jobs per dispatch */
+  chunk: number;
+  /** packs jobs first .. first + count - 1 */
+  pack(first: number, count: number): LaneChunk;
+  /** decodes their results (a copy, valid after the call) */
+  unpack(first: number, count: number, results: Uint32Array): void;
+  /** false stops submitting more chunks (e.g. a deadline); the ones queued still finish */
+  more?(): boolean;
+  onDispatch?(): void;
+  onReadback?(): void;
+}
+
+/** The lanes' invocations for this many jobs: whole workgroups, at most `wanted`, no more than the jobs need. */
+export function laneCount(wanted: number, jobs: number, workgroupSize: number): number {
+  return Math.max(workgroupSize, Math.ceil(Math.min(wanted, jobs) / workgroupSize) * workgroupSize);
+}
+
+interface Submitted {
+  first: number;
+  count: number;
+  buffers: GPUBuffer[];
+  read: GPUBuffer;
+  mapped: Promise<void>;
+}
+
+/** Runs every job; returns when the last chunk is decoded. */
+export async function runLanes(ctx: GpuContext, run: LaneRun): Promise<void> {
+  if (run.jobs === 0) return;
+  const device = ctx.device;
+  const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
+  const scratch = device.createBuffer({ label: `${run.label}.scratch`, size: Math.max(16, run.scratchBytes), usage });
+  const work = device.createBuffer({ label: `${run.label}.work`, size: 16, usage });
+  const uniform = device.createBuffer({ label: `${run.label}.params`, size: Math.max(16, run.paramsBytes), usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+  const submit = (first: number): Submitted => {
+    const count = Math.min(run.chunk, run.jobs - first);
+    const { input: words, params, resultWords } = run.pack(first, count);
+    const input = device.createBuffer({ label: `${run.label}.input`, size: Math.max(16, 4 * words.length), usage });
+    const results = device.createBuffer({ label: `${run.label}.results`, size: Math.max(16, 4 * resultWords), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+    const read = device.createBuffer({ label: `${run.label}.read`, size: Math.max(16, 4 * resultWords), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    device.queue.writeBuffer(input, 0, words);
+    device.queue.writeBuffer(work, 0, new Uint32Array(4));
+    device.queue.writeBuffer(uniform, 0, params);
+    const bind = device.createBindGroup({
+      label: `${run.label}.bind`,
+      layout: run.pipeline.getBindGroupLayout(0),
+      entries: [uniform, input, results, scratch, work].map((buffer, binding) => ({ binding, resource: { buffer } })),
+    });
+    const enc = device.createCommandEncoder({ label: run.label });
+    const pass = enc.beginComputePass();
+    pass.setPipeline(run.pipeline);
+    pass.setBindGroup(0, bind);
+    pass.dispatchWorkgroups(laneCount(run.lanes, count, run.workgroupSize) / run.workgroupSize);
+    pass.end();
+    enc.copyBufferToBuffer(results, 0, read, 0, 4 * resultWords);
+    device.queue.submit([enc.finish()]);
+    run.onDispatch?.();
+    return { first, count, buffers: [input, results, read], read, mapped: read.mapAsync(GPUMapMode.READ) };
+  };
+  const pending: Submitted[] = [];
+  try {
+    let next = 0;
+    const more = () => next < run.jobs && (run.more?.() ?? true);
+    while (pending.length || more()) {
+      // keep two chunks in flight: one running, one queued behind it
+      while (pending.length < 2 && more()) {
+        pending.push(submit(next));
+        next += run.chunk;
+      }
+      const { first, count, buffers, read, mapped } = pending.shift()!;
+      await mapped;
+      run.onReadback?.();
+      const r = new Uint32Array(read.getMappedRange().slice(0));
+      read.unmap();
+      for (const b of buffers) b.destroy();
+      run.unpack(first, count, r);
+    }
+  } finally {
+    for (const sub of pending) for (const b of sub.buffers) b.destroy();
+    scratch.destroy();
+    work.destroy();
+    uniform.destroy();
+  }
+}
