@@ -4,7 +4,7 @@
 import { Batch } from '../src/engine/batch.ts';
 import type { Mode } from '../src/engine/batch.ts';
 import type { GpuContext } from '../src/gpu/context.ts';
-import { lifeInput, lifeRule, LIFE_GENERATIONS_PER_DISPATCH, targetWorkgroups } from '../src/life/rule.ts';
+import { lifeBatchInputs, lifeInput, lifeRule, LIFE_GENERATIONS_PER_DISPATCH } from '../src/life/rule.ts';
 import { lifeStep, randomLife } from '../src/life/reference.ts';
 import { copyKernelBytesPerSec } from './_copy-kernel.ts';
 import { BenchReport, fmt, type BenchArgs } from './_report.ts';
@@ -40,7 +40,7 @@ async function measure(ctx: GpuContext, c: LifeCase, mode: Mode) {
   const t1 = performance.now();
   const grids = Array.from({ length: c.grids }, (_, i) => randomLife(c.size, c.size, 1 + i));
   // torus keeps random soups from dying out at the borders; multi-gen needs widths that are multiples of 32
-  for (const g of grids) batch.add(lifeInput(g, c.size % 32 === 0, c.generations, targetWorkgroups(ctx)));
+  for (const input of lifeBatchInputs(ctx, grids, c.size % 32 === 0, c.generations)) batch.add(input);
   await ctx.device.queue.onSubmittedWorkDone();
   const uploadSeconds = (performance.now() - t1) / 1000;
   // warm-up: one short run on a separate batch so first-dispatch costs are not timed

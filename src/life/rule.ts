@@ -54,6 +54,16 @@ export function lifeInput(grid: LifeGrid, torus: boolean, generations: number, s
   };
 }
 
+/**
+ * Inputs for grids that share one batch: the batch, not each grid, spreads over the target workgroups, so grids of
+ * a large batch take fatter strips (16 grids of 64x64 on SwiftShader: 2.5k -> 4.4k generations/s, 10,000 of them:
+ * 219M -> 429M cell-updates/s, `bench life --quick`, alternating runs).
+ */
+export function lifeBatchInputs(ctx: GpuContext, grids: LifeGrid[], torus: boolean, generations: number): GridInput[] {
+  const spreadOver = Math.max(1, Math.ceil(targetWorkgroups(ctx) / grids.length));
+  return grids.map((g) => lifeInput(g, torus, generations, spreadOver));
+}
+
 export interface LifeRunOptions {
   generations: number;
   torus: boolean;
@@ -66,7 +76,7 @@ export async function runLife(ctx: GpuContext, grids: LifeGrid[], opts: LifeRunO
   if (opts.mode === 'multi-gen' && opts.torus && grids.some((g) => g.width % 32 !== 0 && !isWholeBlock(g))) {
     throw new GpuError(`multi-generation dispatch on a torus needs widths that are multiples of 32 for grids over ${BLOCK_CAPACITY} words; use one-gen`);
   }
-  const inputs = grids.map((g) => lifeInput(g, opts.torus, opts.generations, targetWorkgroups(ctx)));
+  const inputs = lifeBatchInputs(ctx, grids, opts.torus, opts.generations);
   const { results, stats } = await runAll(ctx, lifeRule, inputs, {
     mode: opts.mode,
     maxGenerations: opts.generations,
