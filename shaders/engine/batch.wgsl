@@ -25,11 +25,15 @@ struct Grid {
   pad: u32,
 }
 
-// A workgroup's share of one grid: items firstItem .. firstItem + WORKGROUP_SIZE - 1.
+// A workgroup's share of one grid: items firstItem .. firstItem + WORKGROUP_SIZE - 1. Or, with TILE_SHARED in
+// firstItem, several small grids: slots grid, grid + 1, ... (count in bits 16-30), each with the same number of
+// items (bits 0-15), invocation i on grid i / items (Rule.sharesWorkgroups).
 struct Tile {
   grid: u32,
   firstItem: u32,
 }
+
+const TILE_SHARED: u32 = 0x80000000u;
 
 struct Step {
   generation: u32,   // 1-based generation index inside the current chunk
@@ -73,10 +77,29 @@ fn work_item(workgroupId: vec3u, localIndex: u32) -> WorkItem {
     return w;
   }
   let tile = tiles[w.tileIndex];
-  w.grid = grids[tile.grid];
-  w.item = tile.firstItem + localIndex;
+  if ((tile.firstItem & TILE_SHARED) != 0u) {
+    let per = tile.firstItem & 0xffffu;
+    let k = localIndex / per;
+    if (k >= ((tile.firstItem >> 16u) & 0x7fffu)) {
+      return w;
+    }
+    w.grid = grids[tile.grid + k];
+    w.item = localIndex % per;
+  } else {
+    w.grid = grids[tile.grid];
+    w.item = tile.firstItem + localIndex;
+  }
   w.valid = w.item < w.grid.items;
   return w;
+}
+
+// The slot of the grid an invocation works on (status words are per slot).
+fn tile_slot(tileIndex: u32, localIndex: u32) -> u32 {
+  let tile = tiles[tileIndex];
+  if ((tile.firstItem & TILE_SHARED) != 0u) {
+    return tile.grid + localIndex / (tile.firstItem & 0xffffu);
+  }
+  return tile.grid;
 }
 
 // Raises an invocation's flags in its grid's status words. No workgroup barrier, so callers may return early:
@@ -86,7 +109,7 @@ fn report_flags(tileIndex: u32, localIndex: u32, flags: u32) {
   if (flags == 0u) {
     return;
   }
-  let s = tiles[tileIndex].grid * STATUS_WORDS;
+  let s = tile_slot(tileIndex, localIndex) * STATUS_WORDS;
   if ((atomicLoad(&status[s]) & flags) != flags) {
     atomicOr(&status[s], flags);
   }
@@ -102,6 +125,6 @@ fn report_flags(tileIndex: u32, localIndex: u32, flags: u32) {
 // Adds to the grid's rule counter (e.g. unknown cells left, tile-local generations).
 fn report_count(tileIndex: u32, localIndex: u32, count: u32) {
   if (count != 0u) {
-    atomicAdd(&status[tiles[tileIndex].grid * STATUS_WORDS + 2u], count);
+    atomicAdd(&status[tile_slot(tileIndex, localIndex) * STATUS_WORDS + 2u], count);
   }
 }

@@ -91,6 +91,8 @@ interface Slot {
 }
 
 const GRID_WORDS = 12;
+/** Tile.firstItem bit: the tile holds several small grids (shaders/engine/batch.wgsl) */
+const TILE_SHARED = 0x80000000;
 const BATCH_INFO_BYTES = 16;
 /** readbacks aim at this many ms of GPU work between them when adaptive */
 const TARGET_CHUNK_MS = 150;
@@ -508,15 +510,33 @@ export class Batch {
     const grids = new Uint32Array(slotCount * GRID_WORDS);
     const tiles: number[] = [];
     const multi = this.mode === 'multi-gen';
+    // a run of consecutive small grids of equal items sharing one tile (Rule.sharesWorkgroups)
+    let shared = { first: -1, count: 0, items: 0 };
+    const closeShared = () => {
+      if (shared.count === 1) tiles.push(shared.first, 0);
+      else if (shared.count > 1) tiles.push(shared.first, (TILE_SHARED | (shared.count << 16) | shared.items) >>> 0);
+      shared = { first: -1, count: 0, items: 0 };
+    };
     for (const s of this.slots) {
       if (!s || s.released) continue;
       const items = multi && this.rule.multiGeneration?.items ? this.rule.multiGeneration.items(s.input) : s.items;
       const g = s.id * GRID_WORDS;
       const p = s.input.params ?? [];
       grids.set([s.input.width, s.input.height, s.stateOffset, s.stateWords, s.auxOffset, items, p[0] ?? 0, p[1] ?? 0, p[2] ?? 0, p[3] ?? 0, s.id, 0], g);
-      if (s.outcome) continue;
+      if (s.outcome || items === 0) continue;
+      if (this.rule.sharesWorkgroups && 2 * items <= WORKGROUP_SIZE) {
+        const fits = shared.count > 0 && s.id === shared.first + shared.count && items === shared.items && (shared.count + 1) * items <= WORKGROUP_SIZE;
+        if (!fits) {
+          closeShared();
+          shared = { first: s.id, count: 0, items };
+        }
+        shared.count++;
+        continue;
+      }
+      closeShared();
       for (let first = 0; first < items; first += WORKGROUP_SIZE) tiles.push(s.id, first);
     }
+    closeShared();
     this.tileCount = tiles.length / 2;
     let rebind = false;
     if (this.gridsBuffer.size < grids.byteLength) {

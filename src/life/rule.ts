@@ -23,6 +23,7 @@ export const lifeRule: Rule = {
   stateAccess: 'ping-pong',
   constants: { GENERATIONS: LIFE_GENERATIONS_PER_DISPATCH },
   tracksCompletion: false,
+  sharesWorkgroups: true,
   multiGeneration: {
     entryPoint: 'life_multi',
     generationsPerDispatch: LIFE_GENERATIONS_PER_DISPATCH,
@@ -60,7 +61,8 @@ export function lifeInput(grid: LifeGrid, torus: boolean, generations: number, s
  * 219M -> 429M cell-updates/s, `bench life --quick`, alternating runs).
  */
 export function lifeBatchInputs(ctx: GpuContext, grids: LifeGrid[], torus: boolean, generations: number): GridInput[] {
-  const spreadOver = Math.max(1, Math.ceil(targetWorkgroups(ctx) / grids.length));
+  // small grids share workgroups (Rule.sharesWorkgroups), so a grid may take fewer items than a workgroup
+  const spreadOver = targetWorkgroups(ctx) / Math.max(1, grids.length);
   return grids.map((g) => lifeInput(g, torus, generations, spreadOver));
 }
 
