@@ -262,15 +262,7 @@ fn strip_generation(g: Grid, k: i32) -> u32 {
     dst[at + 1u] = out.V;
     flags |= out.flags;
 
-    // slide the window down
-    r.kn2 = r.kn1;
-    r.vn2 = r.vn1;
-    r.kn1 = r.K;
-    r.vn1 = r.V;
-    r.K = r.ks1;
-    r.V = r.vs1;
-    r.ks1 = r.ks2;
-    r.vs1 = r.vs2;
+    slide_down(&r);
   }
   return flags;
 }
@@ -298,13 +290,7 @@ fn small_run(g: Grid, base: u32, columns: u32) -> u32 {
       colV[c] |= ((v >> c) & 1u) << u32(y);
     }
   }
-  doneRows = 0u;
-  doneCols = 0u;
-  rowsChanged = 0xffffffffu;
-  colsChanged = 0xffffffffu;
-  prevFull0 = 0u;
-  prevFull1 = 0u;
-  prevMatched = 0u;
+  track_all();
   let header = base + g.height * 2u + select(0u, g.width * 2u, columns != 0u);
   let before = src[header];
   var gens = before & ~CAPPED;

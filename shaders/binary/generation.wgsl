@@ -36,6 +36,19 @@ struct RowOut {
   flags: u32,
 }
 
+// moves the window one row down: the row and the rows below become the rows above, the row, the first row below
+// (the caller loads the new second row below)
+fn slide_down(r: ptr<function, RowIn>) {
+  (*r).kn2 = (*r).kn1;
+  (*r).vn2 = (*r).vn1;
+  (*r).kn1 = (*r).K;
+  (*r).vn1 = (*r).V;
+  (*r).K = (*r).ks1;
+  (*r).V = (*r).vs1;
+  (*r).ks1 = (*r).ks2;
+  (*r).vs1 = (*r).vs2;
+}
+
 fn row_step(r: RowIn, methods: u32, halfW: u32) -> RowOut {
   let U = ~r.K & r.wm;
   let o = r.K & r.V;
@@ -123,6 +136,18 @@ var<private> colsChanged: u32;
 var<private> prevFull0: u32;
 var<private> prevFull1: u32;
 var<private> prevMatched: u32;
+
+// forgets what the previous generation left: the next one computes every row (a run's first generation, or a grid
+// that is not a fixpoint's copy)
+fn track_all() {
+  doneRows = 0u;
+  doneCols = 0u;
+  rowsChanged = 0xffffffffu;
+  colsChanged = 0xffffffffu;
+  prevFull0 = 0u;
+  prevFull1 = 0u;
+  prevMatched = 0u;
+}
 
 // rows of the private grid, 0 outside it (branchless, as ca_word)
 fn pk(y: i32, H: i32) -> u32 {
@@ -283,14 +308,7 @@ fn small_generation(width: u32, height: u32, methods: u32, distinct: bool) -> u3
       }
     }
     // slide the window down (the old rows: the next rows' neighbours)
-    r.kn2 = r.kn1;
-    r.vn2 = r.vn1;
-    r.kn1 = r.K;
-    r.vn1 = r.V;
-    r.K = r.ks1;
-    r.V = r.vs1;
-    r.ks1 = r.ks2;
-    r.vs1 = r.vs2;
+    slide_down(&r);
   }
   doneRows = completeRows;
   rowsChanged = changedNow;

@@ -21,15 +21,9 @@ struct Params {
 
 // input: one record offset per puzzle; record: width, height, Rule 3 (0/1), result offset, then rows [known, value]
 @group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> input: array<u32>;
-// per puzzle: RESULT_HEADER words (status, level, probes, branches, generations, probeGenerations,
-// branchGenerations, nodes), then 2 solutions of height words (row values)
-@group(0) @binding(2) var<storage, read_write> results: array<u32>;
-// per invocation: depthCap levels of STACK_WORDS words
-@group(0) @binding(3) var<storage, read_write> scratch: array<u32>;
-@group(0) @binding(4) var<storage, read_write> work: array<atomic<u32>>;
-
-override WORKGROUP_SIZE: u32 = 4u;
+// results (engine/lanes.wgsl), per puzzle: RESULT_HEADER words (status, level, probes, branches, generations,
+// probeGenerations, branchGenerations, nodes), then 2 solutions of height words (row values); scratch: per
+// invocation depthCap levels of STACK_WORDS words
 
 // the engine's flag bits (shaders/engine/batch.wgsl), which generation.wgsl raises
 const FLAG_CHANGED: u32 = 1u;
@@ -39,11 +33,6 @@ const FLAG_PENDING: u32 = 4u;
 const RESULT_HEADER: u32 = 8u;
 const STACK_WORDS: u32 = 64u;
 
-const STATUS_SOLVED: u32 = 1u;
-const STATUS_MULTIPLE: u32 = 2u;
-const STATUS_CONTRADICTION: u32 = 3u;
-const STATUS_DEPTH: u32 = 4u;
-const STATUS_CAPPED: u32 = 5u;
 
 const RUN_STALLED: u32 = 0u;
 const RUN_DONE: u32 = 1u;
@@ -96,17 +85,6 @@ fn track_set(t: Track) {
   prevFull0 = t.full0;
   prevFull1 = t.full1;
   prevMatched = t.matched;
-}
-
-// every row computed in the next generation: the grid is not a fixpoint's copy
-fn track_all() {
-  doneRows = 0u;
-  doneCols = 0u;
-  rowsChanged = 0xffffffffu;
-  colsChanged = 0xffffffffu;
-  prevFull0 = 0u;
-  prevFull1 = 0u;
-  prevMatched = 0u;
 }
 
 fn rebuild_columns() {
@@ -329,7 +307,7 @@ fn finish_found() -> bool {
 }
 
 fn next_puzzle() -> bool {
-  let k = atomicAdd(&work[0], 1u);
+  let k = next_job();
   if (k >= params.count) {
     return false;
   }

@@ -29,16 +29,9 @@ struct Params {
 //   header: shape (n | boxW << 8 | boxH << 16 | variant << 24), masks offset, jigsaw region lists offset
 //   (every region's cells in order; 0 for boxes), result offset
 @group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> input: array<u32>;
-// per puzzle at its result offset: RESULT_HEADER words (status, nodes, splits, depth, sweeps of the puzzle
-// itself before its first split, sweeps of all its copies), then 2 solutions of n*n masks
-@group(0) @binding(2) var<storage, read_write> results: array<u32>;
-// the waiting copies: per invocation, depthCap grids of `stride` words
-@group(0) @binding(3) var<storage, read_write> scratch: array<u32>;
-// word 0: the next puzzle to take
-@group(0) @binding(4) var<storage, read_write> work: array<atomic<u32>>;
-
-override WORKGROUP_SIZE: u32 = 4u;
+// results (engine/lanes.wgsl), per puzzle at its result offset: RESULT_HEADER words (status, nodes, splits,
+// depth, sweeps of the puzzle itself before its first split, sweeps of all its copies), then 2 solutions of n*n
+// masks; scratch: the waiting copies, per invocation depthCap grids of `stride` words
 const MAX_CELLS: u32 = 625u;
 // every unit's cells (3n + 2 units of n cells, n <= 25)
 const MAX_UNIT_CELLS: u32 = 1925u;
@@ -48,11 +41,6 @@ const RULE_LOCKED: u32 = 4u;
 const VARIANT_DIAGONAL: u32 = 1u;
 const VARIANT_JIGSAW: u32 = 2u;
 
-const STATUS_SOLVED: u32 = 1u;
-const STATUS_MULTIPLE: u32 = 2u;
-const STATUS_CONTRADICTION: u32 = 3u;
-const STATUS_DEPTH: u32 = 4u;
-const STATUS_CAPPED: u32 = 5u;
 
 const SWEEP_STALLED: u32 = 0u;
 const SWEEP_CHANGED: u32 = 1u;
@@ -256,7 +244,7 @@ fn sudoku_lanes(@builtin(global_invocation_id) id: vec3u) {
   var rootSweeps = 0u;
   loop {
     if (!busy) {
-      let job = atomicAdd(&work[0], 1u);
+      let job = next_job();
       if (job >= params.count) {
         break;
       }

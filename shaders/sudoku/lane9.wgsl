@@ -22,23 +22,12 @@ struct Params {
 
 // input: one header offset per puzzle; header: shape (unused here), offset of its 27 plane words, 0, result offset
 @group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> input: array<u32>;
-// per puzzle: RESULT_HEADER words as in lane.wgsl, then 2 solutions of 27 plane words
-@group(0) @binding(2) var<storage, read_write> results: array<u32>;
-@group(0) @binding(3) var<storage, read_write> scratch: array<u32>;
-@group(0) @binding(4) var<storage, read_write> work: array<atomic<u32>>;
-
-override WORKGROUP_SIZE: u32 = 4u;
+// results (engine/lanes.wgsl), per puzzle: RESULT_HEADER words as in lane.wgsl, then 2 solutions of 27 plane words
 
 const RESULT_HEADER: u32 = 8u;
 const PLANE_WORDS: u32 = 27u;
 const RULE_LOCKED: u32 = 4u;
 
-const STATUS_SOLVED: u32 = 1u;
-const STATUS_MULTIPLE: u32 = 2u;
-const STATUS_CONTRADICTION: u32 = 3u;
-const STATUS_DEPTH: u32 = 4u;
-const STATUS_CAPPED: u32 = 5u;
 
 const SWEEP_STALLED: u32 = 0u;
 const SWEEP_CHANGED: u32 = 1u;
@@ -311,7 +300,7 @@ fn sudoku_lanes9(@builtin(global_invocation_id) id: vec3u) {
   var rootSweeps = 0u;
   loop {
     if (!busy) {
-      let job = atomicAdd(&work[0], 1u);
+      let job = next_job();
       if (job >= params.count) {
         break;
       }

@@ -7,9 +7,22 @@
 // Why on SwiftShader: a workgroup barrier is a coroutine switch per invocation, Dawn zero-fills workgroup memory
 // per workgroup and each dispatch costs tens of microseconds; a chunk is one dispatch with neither.
 //
-// The kernel's bindings (group 0): 0 params (uniform), 1 input (read), 2 results (read_write), 3 scratch
-// (read_write, per-invocation stacks), 4 work (atomic<u32>; word 0 = the next job of the chunk).
+// The kernel's bindings (group 0): 0 params (uniform, the kernel's own), then those of shaders/engine/lanes.wgsl:
+// 1 input (read), 2 results (read_write), 3 scratch (read_write, per-invocation stacks), 4 work (the job counter).
 import type { GpuContext } from '../gpu/context.ts';
+
+/** Invocations per workgroup of a lanes kernel: SwiftShader runs 4 lanes in lockstep, so 4 lose none to a tail. */
+export const LANE_WORKGROUP_SIZE = 4;
+
+/** A search's outcome, the first word of its results (STATUS_* in shaders/engine/lanes.wgsl); depth and capped
+ * are jobs past the stack or the node cap, for the host to hand to another solver. */
+export const LANE_STATUS = ['', 'solved', 'multiple', 'contradiction', 'depth', 'capped'] as const;
+export type LaneStatus = Exclude<(typeof LANE_STATUS)[number], ''>;
+
+/** A lanes kernel: shaders/engine/lanes.wgsl joined in front of its files (compiled once per device, cached). */
+export function lanePipeline(ctx: GpuContext, files: string[], entryPoint: string, constants: Record<string, number> = {}): Promise<GPUComputePipeline> {
+  return ctx.computePipeline({ files: ['engine/lanes.wgsl', ...files], entryPoint, constants: { WORKGROUP_SIZE: LANE_WORKGROUP_SIZE, ...constants } });
+}
 
 export interface LaneChunk {
   /** the kernel's input words */
@@ -24,7 +37,6 @@ export interface LaneRun {
   /** buffer labels start with it */
   label: string;
   pipeline: GPUComputePipeline;
-  workgroupSize: number;
   /** invocations per dispatch (rounded up to whole workgroups, at most one per job) */
   lanes: number;
   /** bytes of the scratch buffer (all invocations' stacks) */
@@ -45,8 +57,9 @@ export interface LaneRun {
 }
 
 /** The lanes' invocations for this many jobs: whole workgroups, at most `wanted`, no more than the jobs need. */
-export function laneCount(wanted: number, jobs: number, workgroupSize: number): number {
-  return Math.max(workgroupSize, Math.ceil(Math.min(wanted, jobs) / workgroupSize) * workgroupSize);
+export function laneCount(wanted: number, jobs: number): number {
+  const w = LANE_WORKGROUP_SIZE;
+  return Math.max(w, Math.ceil(Math.min(wanted, jobs) / w) * w);
 }
 
 interface Submitted {
@@ -83,7 +96,7 @@ export async function runLanes(ctx: GpuContext, run: LaneRun): Promise<void> {
     const pass = enc.beginComputePass();
     pass.setPipeline(run.pipeline);
     pass.setBindGroup(0, bind);
-    pass.dispatchWorkgroups(laneCount(run.lanes, count, run.workgroupSize) / run.workgroupSize);
+    pass.dispatchWorkgroups(laneCount(run.lanes, count) / LANE_WORKGROUP_SIZE);
     pass.end();
     enc.copyBufferToBuffer(results, 0, read, 0, 4 * resultWords);
     device.queue.submit([enc.finish()]);

@@ -2,7 +2,7 @@
 // probing and branching all in the invocation, one dispatch and one readback per chunk of puzzles. The batch path
 // (solver.ts solveFull: probe copies in the batch, the host deciding each round) takes larger grids, runs with a
 // generation cap, and whatever the lanes hand back (stack or node cap, a grid the CPU verifier rejects).
-import { laneCount, runLanes as runEngineLanes } from '../../engine/lanes.ts';
+import { LANE_STATUS, laneCount, lanePipeline as enginePipeline, runLanes as runEngineLanes, type LaneStatus } from '../../engine/lanes.ts';
 import type { GpuContext } from '../../gpu/context.ts';
 import type { SolveResult } from '../types.ts';
 import { cellsToString, type BinaryPuzzle } from './codec.ts';
@@ -13,8 +13,6 @@ import { isSmall, solveFull, type FullOptions, type FullStats } from './solver.t
 const RESULT_HEADER = 8;
 /** lane.wgsl STACK_WORDS: a stack level holds 32 rows [known, value] */
 const STACK_WORDS = 64;
-const WORKGROUP = 4;
-const STATUS = ['', 'solved', 'multiple', 'contradiction', 'depth', 'capped'] as const;
 
 export interface LaneOptions {
   /** invocations (each holds a stack; default 1024: 64 gave 0.23x of the CPU solver on the bench, 1024 0.5x) */
@@ -69,7 +67,7 @@ export async function solveFullLanes(ctx: GpuContext, puzzles: BinaryPuzzle[], o
 }
 
 export interface LaneOutcome {
-  status: (typeof STATUS)[number];
+  status: LaneStatus;
   level: number;
   probes: number;
   branches: number;
@@ -85,7 +83,7 @@ export interface LaneOutcome {
 
 /** the lanes' pipeline (compiled once per context; callers that time solves compile it first) */
 export function lanePipeline(ctx: GpuContext): Promise<GPUComputePipeline> {
-  return ctx.computePipeline({ files: ['binary/generation.wgsl', 'binary/lane.wgsl'], entryPoint: 'binary_lanes', constants: { WORKGROUP_SIZE: WORKGROUP } });
+  return enginePipeline(ctx, ['binary/generation.wgsl', 'binary/lane.wgsl'], 'binary_lanes');
 }
 
 /** runs the puzzles (each at most 32x32) in lanes; outcomes in puzzle order */
@@ -94,11 +92,10 @@ export async function runLanes(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: L
   if (puzzles.length === 0) return out;
   const t0 = performance.now();
   const depthCap = opts.depthCap ?? 64;
-  const lanes = laneCount(opts.lanes ?? 1024, puzzles.length, WORKGROUP);
+  const lanes = laneCount(opts.lanes ?? 1024, puzzles.length);
   await runEngineLanes(ctx, {
     label: 'binary.lanes',
     pipeline: await lanePipeline(ctx),
-    workgroupSize: WORKGROUP,
     lanes,
     scratchBytes: 4 * lanes * depthCap * STACK_WORDS,
     paramsBytes: 16,
@@ -143,7 +140,7 @@ export async function runLanes(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: L
         const i = first + k;
         const p = puzzles[i];
         const at = offsets[k];
-        const status = STATUS[r[at]];
+        const status = LANE_STATUS[r[at]];
         if (!status) throw new Error(`binary lanes: puzzle ${i} came back without a status`);
         const found = status === 'multiple' ? 2 : status === 'solved' ? 1 : 0;
         const solutions = Array.from({ length: found }, (_, s) => {

@@ -2,7 +2,7 @@
 // in private memory, copies on a per-invocation stack, to two solutions; one dispatch and one readback per chunk
 // of puzzles. Puzzles it cannot finish (its stack or node cap) are returned as such for the caller to hand to the
 // in-place rounds solver (solver.ts).
-import { laneCount, runLanes } from '../../engine/lanes.ts';
+import { LANE_STATUS, laneCount, lanePipeline, runLanes, type LaneStatus } from '../../engine/lanes.ts';
 import type { GpuContext } from '../../gpu/context.ts';
 import { shapeParam } from './pack.ts';
 import { initialMasks, masksToValues, RULES_ALL, topology, type SudokuPuzzle } from './reference.ts';
@@ -11,10 +11,6 @@ import { initialMasks, masksToValues, RULES_ALL, topology, type SudokuPuzzle } f
 const RESULT_HEADER = 8;
 /** the shader's private grid (lane.wgsl MAX_CELLS): larger grids go to the rounds solver */
 export const LANE_MAX_CELLS = 625;
-const WORKGROUP = 4;
-const STATUS = ['', 'solved', 'multiple', 'contradiction', 'depth', 'capped'] as const;
-
-export type LaneStatus = 'solved' | 'multiple' | 'contradiction' | 'depth' | 'capped';
 
 export interface LaneOutcome {
   status: LaneStatus;
@@ -75,12 +71,12 @@ export async function solveLanes(
 /** Compiles the kernels these puzzles need (so that a deadline counts solving, not compiling: CLI.md `ms`). */
 export async function compileLanes(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: LaneOptions = {}): Promise<void> {
   for (const kernel of [PLANES9, CELLS]) {
-    if (puzzles.some((p) => kernel.takes(p, opts))) await ctx.computePipeline(kernelPipeline(kernel));
+    if (puzzles.some((p) => kernel.takes(p, opts))) await kernelPipeline(ctx, kernel);
   }
 }
 
-function kernelPipeline(kernel: Kernel) {
-  return { files: kernel.files, entryPoint: kernel.entryPoint, constants: { WORKGROUP_SIZE: WORKGROUP } };
+function kernelPipeline(ctx: GpuContext, kernel: Kernel): Promise<GPUComputePipeline> {
+  return lanePipeline(ctx, kernel.files, kernel.entryPoint);
 }
 
 /** How a kernel holds a grid: its words in the input (from the givens) and in a solution (to values). */
@@ -148,12 +144,11 @@ async function solveGroup(ctx: GpuContext, kernel: Kernel, puzzles: SudokuPuzzle
   // a path of copies fixes one more cell per level, so `cells` levels always suffice
   const maxCells = Math.max(...puzzles.map((p) => p.n * p.n));
   const depthCap = Math.max(1, Math.min(maxCells, Math.floor(scratchBytes / (4 * stride * lanesWanted))));
-  const lanes = laneCount(lanesWanted, puzzles.length, WORKGROUP);
+  const lanes = laneCount(lanesWanted, puzzles.length);
   const resultAt = new Map<number, number[]>();
   await runLanes(ctx, {
     label: 'sudoku.lanes',
-    pipeline: await ctx.computePipeline(kernelPipeline(kernel)),
-    workgroupSize: WORKGROUP,
+    pipeline: await kernelPipeline(ctx, kernel),
     lanes,
     scratchBytes: 4 * lanes * depthCap * stride,
     paramsBytes: 32,
@@ -200,7 +195,7 @@ async function solveGroup(ctx: GpuContext, kernel: Kernel, puzzles: SudokuPuzzle
       for (let k = 0; k < count; k++) {
         const p = puzzles[first + k];
         const words = kernel.gridWords(p);
-        const status = STATUS[r[at[k]]];
+        const status = LANE_STATUS[r[at[k]]];
         if (!status) throw new Error(`sudoku lanes: puzzle ${first + k} came back without a status`);
         const found = status === 'multiple' ? 2 : status === 'solved' ? 1 : 0;
         out[first + k] = {
