@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parseNonograms, pictureToPuzzle, type Nonogram } from '../src/puzzles/nonogram/codec.ts';
 import { lineSolve, solveCpu, verify } from '../src/puzzles/nonogram/reference.ts';
 import { gpuLineSolve, solveNonograms } from '../src/puzzles/nonogram/solver.ts';
+import { LANE_MAX_LINE, solveNonogramLanes } from '../src/puzzles/nonogram/lane.ts';
 import { skipGpu, withDevice } from './gpu.ts';
 import { randomPicture, rng } from './nonogram.helpers.ts';
 
@@ -112,10 +113,19 @@ describe.skipIf(skipGpu)('nonogram full method (probing + search on the GPU) = C
     });
   });
 
+  it('the rounds solver (lanes off): same statuses on the same puzzles', async () => {
+    await withDevice(async (ctx) => {
+      const ps: Nonogram[] = [];
+      for (let seed = 1; seed <= 30; seed++) ps.push(randomPicture(3 + (seed % 12), 3 + ((seed * 5) % 12), seed * 17, 45 + (seed % 3) * 10));
+      const got = await solveNonograms(ctx, ps, { lanes: false });
+      ps.forEach((p, i) => expect(got[i].status, `#${i}`).toBe(solveCpu(p).status));
+    });
+  });
+
   it('a timeout ends the puzzles still open as unsolved (timeout)', async () => {
     await withDevice(async (ctx) => {
       const hard = Array.from({ length: 4 }, (_, i) => randomPicture(25, 25, 1000 + i, 50));
-      const got = await solveNonograms(ctx, hard, { timeoutMs: 1 });
+      const got = await solveNonograms(ctx, hard, { timeoutMs: 1, lanes: false });
       expect(got.every((r) => r.status === 'unsolved' && r.reason === 'timeout')).toBe(true);
     });
   });
@@ -133,6 +143,57 @@ describe.skipIf(skipGpu)('nonogram full method (probing + search on the GPU) = C
       });
       expect(levels['solved/line']).toBe(139);
       expect(got.filter((r) => r.status === 'multiple').length).toBe(4);
+    });
+  });
+});
+
+// The lanes kernel is solveCpu step for step: the same probes, branches, line settles, generations, level and
+// solutions in the same order, whatever its neighbours in the SIMD lanes do.
+describe.skipIf(skipGpu)('nonogram lanes kernel (one puzzle per invocation) = solveCpu, step for step', () => {
+  function expectSteps(ps: Nonogram[], got: Awaited<ReturnType<typeof solveNonogramLanes>>, maxSolutions: number) {
+    const seen = new Set<string>();
+    ps.forEach((p, i) => {
+      const want = solveCpu(p, { maxSolutions });
+      const o = got[i]!;
+      const where = `#${i} ${p.width}x${p.height}`;
+      expect({ status: o.status, probes: o.probes, branches: o.branches, settles: o.settles, generations: o.generations, level: o.level }, where).toEqual({
+        status: want.status,
+        probes: want.probes,
+        branches: want.branches,
+        settles: want.settles,
+        generations: want.generations,
+        level: want.level,
+      });
+      expect(o.solutions, where).toEqual([want.solution, want.solution2].filter((s) => s !== undefined));
+      for (const s of o.solutions) expect(verify(p, s), where).toBe(true);
+      seen.add(`${o.status}/${o.level}`);
+    });
+    return seen;
+  }
+
+  it('random pictures 1x1 .. 31x31 (odd sizes, both densities), contradictions, givens, empty clues; both modes', async () => {
+    await withDevice(async (ctx) => {
+      const ps: Nonogram[] = [{ width: 1, height: 1, rows: [[1]], columns: [[1]] }, pictureToPuzzle(new Array(31 * 3).fill(0), 31, 3)];
+      for (let seed = 1; seed <= 70; seed++) ps.push(randomPicture(1 + ((seed * 7) % 18), 1 + ((seed * 11) % 17), seed * 31, 40 + (seed % 4) * 10));
+      for (const [w, h] of [[LANE_MAX_LINE, LANE_MAX_LINE], [LANE_MAX_LINE, 9], [13, LANE_MAX_LINE]]) ps.push(randomPicture(w, h, w * h, 55));
+      ps.push({ width: 3, height: 2, rows: [[3], []], columns: [[1], [], [1]] });
+      ps.push({ width: 2, height: 2, rows: [[1], [1]], columns: [[2], []], givens: Uint8Array.from([0, 0, 0, 1]) });
+      ps.push({ width: 2, height: 2, rows: [[1], [1]], columns: [[1], [1]], givens: Uint8Array.from([0, 1, 0, 0]) });
+      for (const maxSolutions of [2, 1]) {
+        const seen = expectSteps(ps, await solveNonogramLanes(ctx, ps, { maxSolutions }), maxSolutions);
+        for (const k of ['solved/line', 'contradiction/line']) expect([...seen], k).toContain(k);
+        expect([...seen].some((k) => k.endsWith('/search')), [...seen].join()).toBe(true);
+      }
+    });
+  });
+
+  const taai = new URL('../../shared/data/nonogram/tournament/question/taai2011.txt', import.meta.url).pathname;
+  it.runIf(existsSync(taai))('TAAI 2011 #1-24 and #201-208 (25x25, searches with several solutions), 8 lanes sharing them', async () => {
+    await withDevice(async (ctx) => {
+      const all = parseNonograms(readFileSync(taai), taai).map((r) => r.puzzle!);
+      const ps = [...all.slice(0, 24), ...all.slice(200, 208)];
+      const seen = expectSteps(ps, await solveNonogramLanes(ctx, ps, { lanes: 8 }), 2);
+      expect(seen).toContain('multiple/search');
     });
   });
 });

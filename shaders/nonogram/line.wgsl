@@ -81,6 +81,11 @@ fn clue_base(g: Grid, c: u32) -> u32 {
   return grids[g.param2].auxOffset + atomicLoad(&state[c + 3u]);
 }
 
+// settle.wgsl reads clue lists through this
+fn clue_word(i: u32) -> u32 {
+  return aux[i];
+}
+
 // Sets bits in a state word. `concurrent`: other invocations may write the same word in this pass (one invocation
 // per line), so it takes an atomicOr; otherwise this invocation owns the copy and a load and a store do.
 fn or_word(i: u32, bits: u32, concurrent: bool) {

@@ -180,9 +180,10 @@ struct Settled {
   ok: bool,  // false: no placement agrees with the known cells (a contradiction)
 }
 
-// Settles a line. `clue` is the index in `aux` of the clue list: k, then the k block lengths.
+// Settles a line. `clue` is the index of the clue list (k, then the k block lengths) in the including kernel's
+// clue store, read through its `clue_word` (line.wgsl: the batch's aux; lane.wgsl: the lanes' input).
 fn settle(fil: Bits, emp: Bits, len: u32, clue: u32) -> Settled {
-  let k = aux[clue];
+  let k = clue_word(clue);
   let cells = b_low(len);
   let ce = b_andnot(cells, fil);  // can be empty
   let cf = b_andnot(cells, emp);  // can be filled
@@ -202,7 +203,7 @@ fn settle(fil: Bits, emp: Bits, len: u32, clue: u32) -> Settled {
   var r = b_or(origin, b_shl(g, 1u));
   for (var i = 0u; i < k; i++) {
     let j = k - 1u - i;
-    let n = aux[clue + 1u + j];
+    let n = clue_word(clue + 1u + j);
     let fwd = b_and(b_and(r, window(cfR, n)), b_shr(ceExtR, n));
     store_end(j, b_rev(fwd, len));  // reversed start = original last cell of the block
     g = prop(b_and(b_shl(fwd, n), ceR), ceR);
@@ -218,7 +219,7 @@ fn settle(fil: Bits, emp: Bits, len: u32, clue: u32) -> Settled {
   r = b_or(origin, b_shl(g, 1u));
   var ok = true;
   for (var j = 0u; j < k; j++) {
-    let n = aux[clue + 1u + j];
+    let n = clue_word(clue + 1u + j);
     let fwd = b_and(b_and(r, window(cf, n)), b_shr(ceExt, n));
     let starts = b_and(fwd, b_shr(load_end(j), n - 1u));  // starts that are part of a whole placement
     if (!b_any(starts)) {
@@ -283,7 +284,7 @@ struct Settled1 {
 }
 
 fn settle1(fil: u32, emp: u32, len: u32, clue: u32) -> Settled1 {
-  let k = aux[clue];
+  let k = clue_word(clue);
   let cells = (1u << len) - 1u;  // len <= 31
   let ce = cells & ~fil;
   let cf = cells & ~emp;
@@ -299,7 +300,7 @@ fn settle1(fil: u32, emp: u32, len: u32, clue: u32) -> Settled1 {
   var r = 1u | (g << 1u);
   for (var i = 0u; i < k; i++) {
     let j = k - 1u - i;
-    let n = aux[clue + 1u + j];
+    let n = clue_word(clue + 1u + j);
     let fwd = r & window1(cfR, n) & (ceExtR >> n);
     endR1[j] = rev1(fwd, len);
     g = prop1((fwd << n) & ceR, ceR);
@@ -313,7 +314,7 @@ fn settle1(fil: u32, emp: u32, len: u32, clue: u32) -> Settled1 {
   r = 1u | (g << 1u);
   var ok = true;
   for (var j = 0u; j < k; j++) {
-    let n = aux[clue + 1u + j];
+    let n = clue_word(clue + 1u + j);
     let fwd = r & window1(cf, n) & (ceExt >> n);
     let starts = fwd & (endR1[j] >> (n - 1u));
     if (starts == 0u) {

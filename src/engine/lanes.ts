@@ -54,6 +54,13 @@ export interface LaneRun {
   more?(): boolean;
   onDispatch?(): void;
   onReadback?(): void;
+  /**
+   * Sleep this fraction of a chunk's expected time (from the jobs per ms of the chunks before) before mapping its
+   * results (default 0: map at once). Dawn's Node bindings poll in a busy loop while a map is pending, taking a
+   * core from SwiftShader's threads for the whole of a long chunk; the chunk queued behind keeps the GPU busy
+   * while the host sleeps, so a nap that overshoots costs nothing but that chunk's latency.
+   */
+  napBeforeReadback?: number;
 }
 
 /** The lanes' invocations for this many jobs: whole workgroups, at most `wanted`, no more than the jobs need. */
@@ -67,7 +74,6 @@ interface Submitted {
   count: number;
   buffers: GPUBuffer[];
   read: GPUBuffer;
-  mapped: Promise<void>;
 }
 
 /** Runs every job; returns when the last chunk is decoded. */
@@ -101,8 +107,10 @@ export async function runLanes(ctx: GpuContext, run: LaneRun): Promise<void> {
     enc.copyBufferToBuffer(results, 0, read, 0, 4 * resultWords);
     device.queue.submit([enc.finish()]);
     run.onDispatch?.();
-    return { first, count, buffers: [input, results, read], read, mapped: read.mapAsync(GPUMapMode.READ) };
+    return { first, count, buffers: [input, results, read], read };
   };
+  // ms per job of the chunks so far: how long the next one is expected to take
+  let msPerJob = 0;
   const pending: Submitted[] = [];
   try {
     let next = 0;
@@ -113,8 +121,15 @@ export async function runLanes(ctx: GpuContext, run: LaneRun): Promise<void> {
         pending.push(submit(next));
         next += run.chunk;
       }
-      const { first, count, buffers, read, mapped } = pending.shift()!;
-      await mapped;
+      const { first, count, buffers, read } = pending.shift()!;
+      const napMs = (run.napBeforeReadback ?? 0) * msPerJob * count;
+      if (napMs >= 1) await new Promise((wake) => setTimeout(wake, napMs));
+      const waited = performance.now();
+      await read.mapAsync(GPUMapMode.READ);
+      const waitMs = performance.now() - waited;
+      // a map ready at once means the nap overslept (the chunk took less): the estimate shrinks instead of feeding
+      // the nap back into itself
+      msPerJob = napMs >= 1 && waitMs < 0.5 ? msPerJob / 2 : (napMs + waitMs) / count;
       run.onReadback?.();
       const r = new Uint32Array(read.getMappedRange().slice(0));
       read.unmap();

@@ -24,6 +24,13 @@ function maxSolutionsOption(options: Record<string, string | boolean>): number {
   return Number(v);
 }
 
+function lanesOption(options: Record<string, string | boolean>): boolean {
+  const v = options.lanes;
+  if (v === undefined || v === 'on') return true;
+  if (v === 'off') return false;
+  throw new UsageError(`--lanes takes on (the default: one puzzle per GPU invocation) or off (the rounds solver), got '${v}'`);
+}
+
 function cpuResult(p: Nonogram, opts: SolveOptions, t0: number, note?: string): SolveResult {
   if (opts.method === 'line') {
     const l = lineSolve(p);
@@ -60,6 +67,8 @@ async function solve(ctx: GpuContext, puzzles: Nonogram[], opts: SolveOptions): 
     maxGenerations: opts.maxGenerations,
     // --max-solutions 1: stop at the first solution, as tournament solvers do (`unique: false`: not proven)
     maxSolutions: maxSolutionsOption(opts.options),
+    // `--lanes off`: the rounds solver for every puzzle (probe copies in a batch, the host deciding each round)
+    lanes: lanesOption(opts.options),
     progress: opts.progress,
   });
   let k = 0;

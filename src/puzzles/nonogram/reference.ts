@@ -307,6 +307,7 @@ export function solveCpu(p: Nonogram, opts: CpuSolveOptions = {}): CpuSolveResul
   const res: CpuSolveResult = { status: 'unsolved', probes: 0, branches: 0, settles: 0, generations: 0 };
   const solutions: string[] = [];
   const addSolution = (cells: Uint8Array) => {
+    if (solutions.length >= maxSolutions) return; // both probe copies of a cell may be complete
     const s = toSolution(cells);
     if (!solutions.includes(s)) solutions.push(s);
   };
@@ -367,15 +368,18 @@ export function solveCpu(p: Nonogram, opts: CpuSolveOptions = {}): CpuSolveResul
         if (!b.cells.includes(UNKNOWN)) addSolution(b.cells);
         if (solutions.length >= maxSolutions) return { ok: true };
         let agreed = false;
+        solver.rowDirty.fill(0);
+        solver.colDirty.fill(0);
         for (let c = 0; c < n; c++) {
           if (cells[c] === UNKNOWN && a.cells[c] !== UNKNOWN && a.cells[c] === b.cells[c]) {
             cells[c] = a.cells[c];
+            solver.touch(c);
             agreed = true;
           }
         }
         if (agreed) {
-          // cells both outcomes agree on are forced; let line logic spread them before the next probe
-          solver.allDirty();
+          // cells both outcomes agree on are forced; let line logic spread them from their lines before the next
+          // probe (the fixpoint is the same from any dirty set that covers the news)
           if (run(cells).status === 'contradiction') return { ok: false };
           progress = true;
           continue;

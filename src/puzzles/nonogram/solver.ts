@@ -30,6 +30,7 @@ import {
   type CopyLayout,
 } from './pack.ts';
 import { EMPTY, FILLED, initialCells, type Level } from './reference.ts';
+import { laneTakes, nonogramLanePipeline, solveNonogramLanes, type LaneOutcome } from './lane.ts';
 
 /** generations a multi-generation dispatch may run before the host looks (it stops earlier at a fixpoint) */
 export const GENERATIONS_PER_DISPATCH = 64;
@@ -90,8 +91,12 @@ export interface NonogramSolveOptions {
   maxGenerations?: number;
   /** copies the host tries to keep running at once (probe windows shrink as more puzzles share them) */
   targetCopies?: number;
-  /** search nodes per puzzle before giving up ('capped') */
+  /** search nodes per puzzle before giving up ('capped'; rounds solver) */
   maxNodes?: number;
+  /** probes per puzzle on the lanes kernel before it hands the puzzle to the rounds solver */
+  maxProbes?: number;
+  /** false: `full` on the rounds solver only (every probe copy a copy in a batch, the host deciding each round) */
+  lanes?: boolean;
   /**
    * Solutions to look for (default 2: uniqueness is proven or refuted). 1 stops at the first one, as tournament
    * solvers do (TAAI rules ask for one solution): `solved` then means a solution, unique only if `unique` says so.
@@ -125,10 +130,76 @@ export const emptyStats = (): NonogramRunStats => ({ dispatches: 0, readbacks: 0
 
 /** The pipelines these puzzles need, compiled (or taken from the device's cache). */
 export async function compileNonogramRules(ctx: GpuContext, puzzles: Nonogram[]): Promise<void> {
+  if (puzzles.some(laneTakes)) await nonogramLanePipeline(ctx);
   for (const k of new Set(puzzles.map(lineWordsFor))) (await Batch.create(ctx, nonogramRule(k))).destroy();
 }
 
+/**
+ * Solves the puzzles. `full` runs puzzles whose lines fit one word on the lanes kernel (lane.ts: one puzzle per
+ * invocation, probing and search in private memory); the others, and any it hands back (its stack or probe cap),
+ * go to the rounds solver below, as does everything with `lanes: false` and `line`.
+ */
 export async function solveNonograms(ctx: GpuContext, puzzles: Nonogram[], opts: NonogramSolveOptions = {}): Promise<NonogramResult[]> {
+  if ((opts.method ?? 'full') !== 'full' || opts.lanes === false) return solveRounds(ctx, puzzles, opts);
+  const t0 = performance.now();
+  const deadline = opts.timeoutMs === undefined ? undefined : t0 + opts.timeoutMs;
+  const out: NonogramResult[] = new Array(puzzles.length);
+  const onLanes = puzzles.flatMap((p, i) => (laneTakes(p) ? [i] : []));
+  const maxSolutions = opts.maxSolutions ?? 2;
+  let done = 0;
+  const laneStats = { dispatches: 0, readbacks: 0 };
+  const got = await solveNonogramLanes(
+    ctx,
+    onLanes.map((i) => puzzles[i]),
+    { maxSolutions, deadline, probeCap: opts.maxProbes ?? probeCapFor(opts.timeoutMs), onChunk: (n) => { for (let k = 0; k < n; k++) opts.progress?.(++done, puzzles.length); } },
+    laneStats,
+  );
+  if (opts.stats) {
+    opts.stats.dispatches += laneStats.dispatches;
+    opts.stats.readbacks += laneStats.readbacks;
+  }
+  const rest = puzzles.flatMap((p, i) => (laneTakes(p) ? [] : [i]));
+  onLanes.forEach((i, k) => {
+    const o = got[k];
+    if (o?.status === 'depth' || o?.status === 'capped') rest.push(i);
+    else out[i] = o ? laneResult(o, maxSolutions) : { status: 'unsolved', reason: 'timeout', generations: 0, probes: 0, branches: 0, level: 'line', ms: performance.now() - t0 };
+  });
+  if (rest.length) {
+    const left = deadline === undefined ? undefined : Math.max(0, deadline - performance.now());
+    const res = await solveRounds(ctx, rest.map((i) => puzzles[i]), { ...opts, timeoutMs: left, progress: () => opts.progress?.(++done, puzzles.length) });
+    rest.forEach((i, k) => (out[i] = { ...res[k], ms: performance.now() - t0 }));
+  }
+  return out;
+}
+
+/**
+ * The GPU has no clock: a lane cannot see a deadline, only count. A lane runs at most ~50 probes per ms (one alone on
+ * a core, SwiftShader), so this cap ends a job within about the timeout; the rounds solver, which watches the clock,
+ * then takes the puzzle for what is left.
+ */
+const LANE_PROBES_PER_MS = 50;
+function probeCapFor(timeoutMs?: number): number | undefined {
+  return timeoutMs === undefined ? undefined : Math.max(1000, Math.round(timeoutMs * LANE_PROBES_PER_MS));
+}
+
+function laneResult(o: LaneOutcome, maxSolutions: number): NonogramResult {
+  const status = o.status as NonogramResult['status'];
+  return {
+    status,
+    solution: o.solutions[0],
+    solution2: o.solutions[1],
+    generations: o.generations,
+    probes: o.probes,
+    branches: o.branches,
+    level: o.level,
+    // stopped at its first solution, only line logic's is proven unique (a complete probe copy is a guess too)
+    unique: status === 'solved' ? maxSolutions >= 2 || o.level === 'line' : undefined,
+    ms: o.ms,
+  };
+}
+
+/** The rounds solver: one engine batch per line-word class, probe copies in rounds (ClassRun). */
+async function solveRounds(ctx: GpuContext, puzzles: Nonogram[], opts: NonogramSolveOptions): Promise<NonogramResult[]> {
   const out: NonogramResult[] = new Array(puzzles.length);
   const classes = new Map<number, number[]>();
   puzzles.forEach((p, i) => {

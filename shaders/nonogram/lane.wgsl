@@ -1,0 +1,354 @@
+// The complete nonogram solver with one puzzle per invocation (src/puzzles/nonogram/lane.ts), for puzzles whose
+// lines fit one word (up to 31 cells). CPU twin: solveCpu in src/puzzles/nonogram/reference.ts, step for step, so
+// tests compare probes, branches and line settles exactly.
+//
+// A node is the puzzle's cells in private memory, both orientations (rows' and columns' filled/empty bits), so a
+// line reads its own word and news go to the crossing lines bit by bit. Line logic settles dirty rows, then dirty
+// columns, until nothing is dirty (settle1 in settle.wgsl: the exact settle). Probing sweeps the unknown cells:
+// each is set filled in one copy and empty in another, both run line logic; a contradiction fixes the cell to the
+// surviving copy, cells both copies agree on are fixed; a sweep that changes nothing ends probing, and the cell
+// whose weaker copy decides the most cells is branched on: the filled copy runs on, the empty one waits on the
+// invocation's stack in `scratch` (depth first). The search ends at `maxSolutions` solutions or an empty stack.
+//
+// Why one puzzle per invocation on SwiftShader: the rounds solver (line.wgsl + solver.ts) pays a readback and host
+// decisions per round and moves every probe copy through storage; here a probe copy never leaves the invocation and
+// a chunk of puzzles is one dispatch and one readback (engine/lanes.wgsl).
+
+struct Params {
+  count: u32,
+  // waiting copies per invocation (its stack in scratch, STATE_WORDS each)
+  depthCap: u32,
+  // probes one puzzle may run before it is handed back as capped
+  probeCap: u32,
+  // 1: stop at the first solution; 2: prove uniqueness or find a second
+  maxSolutions: u32,
+}
+
+@group(0) @binding(0) var<uniform> params: Params;
+
+// input: one word per job, the offset of its record: [width | height << 8, clue table offset, rows' filled bits
+// (height words), rows' empty bits (height words)]; a clue table is packClues' (pack.ts), offsets from its start.
+// results: RESULT_WORDS per job: RESULT_HEADER words (status, probes, branches, settles, root generations, level,
+// nodes, deepest stack), then two solutions as rows' filled bits (MAX_LINES words each).
+const MAX_LINES: u32 = 32u;
+const RESULT_HEADER: u32 = 8u;
+const RESULT_WORDS: u32 = 72u;  // RESULT_HEADER + 2 * MAX_LINES
+const STATE_WORDS: u32 = 128u;
+
+const LEVEL_LINE: u32 = 0u;
+const LEVEL_PROBE: u32 = 1u;
+const LEVEL_SEARCH: u32 = 2u;
+
+// a node's words: rows' filled, rows' empty, columns' filled, columns' empty bits
+const ROW_F: u32 = 0u;
+const ROW_E: u32 = 32u;
+const COL_F: u32 = 64u;
+const COL_E: u32 = 96u;
+alias State = array<u32, 128>;
+
+var<private> cur: State;    // the node being probed
+var<private> fillC: State;  // its probe copy with the cell filled
+var<private> emptyC: State; // and with it empty
+
+// the puzzle of the invocation
+var<private> width: u32;
+var<private> height: u32;
+var<private> clues: u32;
+var<private> resultAt: u32;
+// its counters and solutions so far
+var<private> probes: u32;
+var<private> settles: u32;
+var<private> generations: u32;
+var<private> solutions: u32;
+// cells decided by line logic since `gained` was last reset (a probe copy's cells = its node's + gained)
+var<private> gained: u32;
+
+fn clue_word(i: u32) -> u32 {
+  return input[i];
+}
+
+fn line_mask(len: u32) -> u32 {
+  return (1u << len) - 1u;
+}
+
+// One pass over the dirty lines of an orientation: settles each, writes news to its own word and the crossing lines'
+// words, returns the crossing lines made dirty (bit 31 set: a contradiction; lines have at most 31 cells).
+fn settle_pass(s: ptr<private, State>, rows: bool, dirty: u32) -> u32 {
+  let len = select(height, width, rows);
+  let ownF = select(COL_F, ROW_F, rows);
+  let ownE = select(COL_E, ROW_E, rows);
+  let otherF = select(ROW_F, COL_F, rows);
+  let otherE = select(ROW_E, COL_E, rows);
+  let clueLine = select(height, 0u, rows);
+  var news = 0u;
+  var m = dirty;
+  loop {
+    if (m == 0u) { break; }
+    let line = firstTrailingBit(m);
+    m &= m - 1u;
+    settles++;
+    let fil = (*s)[ownF + line];
+    let emp = (*s)[ownE + line];
+    let st = settle1(fil, emp, len, clues + clue_word(clues + clueLine + line));
+    if (!st.ok) { return 0x80000000u; }
+    let nf = st.fil & ~fil;
+    let ne = st.emp & ~emp;
+    if ((nf | ne) == 0u) { continue; }
+    (*s)[ownF + line] = st.fil;
+    (*s)[ownE + line] = st.emp;
+    news |= nf | ne;
+    gained += countOneBits(nf | ne);
+    let bit = 1u << line;
+    var b = nf;
+    loop {
+      if (b == 0u) { break; }
+      (*s)[otherF + firstTrailingBit(b)] |= bit;
+      b &= b - 1u;
+    }
+    b = ne;
+    loop {
+      if (b == 0u) { break; }
+      (*s)[otherE + firstTrailingBit(b)] |= bit;
+      b &= b - 1u;
+    }
+  }
+  return news;
+}
+
+// Line logic to its fixpoint from these dirty lines (LineSolver.run); false: a contradiction.
+fn propagate(s: ptr<private, State>, rowDirty: u32, colDirty: u32) -> bool {
+  var rd = rowDirty;
+  var cd = colDirty;
+  loop {
+    if ((rd | cd) == 0u) { break; }
+    // a contradiction ends line logic in the generation it turns up in, which counts (as in LineSolver.run)
+    let fromRows = settle_pass(s, true, rd);
+    if (fromRows == 0x80000000u) {
+      generations++;
+      return false;
+    }
+    let fromCols = settle_pass(s, false, cd | fromRows);
+    if (fromCols == 0x80000000u) {
+      generations++;
+      return false;
+    }
+    if ((fromRows | fromCols) != 0u) { generations++; }
+    rd = fromCols;
+    cd = 0u;
+  }
+  return true;
+}
+
+fn known(s: ptr<private, State>) -> u32 {
+  var k = 0u;
+  for (var r = 0u; r < height; r++) {
+    k += countOneBits((*s)[ROW_F + r] | (*s)[ROW_E + r]);
+  }
+  return k;
+}
+
+fn complete(s: ptr<private, State>) -> bool {
+  let full = line_mask(width);
+  var all = true;
+  for (var r = 0u; r < height; r++) {
+    all = all && ((*s)[ROW_F + r] | (*s)[ROW_E + r]) == full;
+  }
+  return all;
+}
+
+// the node with cell (r, c) set filled or empty, through line logic; false: a contradiction
+fn probe(dst: ptr<private, State>, r: u32, c: u32, filled: bool) -> bool {
+  *dst = cur;
+  if (filled) {
+    (*dst)[ROW_F + r] |= 1u << c;
+    (*dst)[COL_F + c] |= 1u << r;
+  } else {
+    (*dst)[ROW_E + r] |= 1u << c;
+    (*dst)[COL_E + c] |= 1u << r;
+  }
+  gained = 1u;
+  return propagate(dst, 1u << r, 1u << c);
+}
+
+// Records a complete copy as a solution unless it is the one already recorded, or enough are (both probe copies of
+// a cell may be complete).
+fn add_solution(s: ptr<private, State>) {
+  if (solutions >= params.maxSolutions) { return; }
+  let first = resultAt + RESULT_HEADER;
+  if (solutions == 1u) {
+    var same = true;
+    for (var r = 0u; r < height; r++) {
+      same = same && results[first + r] == (*s)[ROW_F + r];
+    }
+    if (same) { return; }
+  }
+  let at = first + solutions * MAX_LINES;
+  for (var r = 0u; r < height; r++) {
+    results[at + r] = (*s)[ROW_F + r];
+  }
+  solutions++;
+}
+
+const NODE_FAILED: u32 = 0u;   // a contradiction: no solution below this node
+const NODE_ENDED: u32 = 1u;    // complete, or enough solutions found
+const NODE_BRANCH: u32 = 2u;   // probing stalled: branch on `branchCell`
+const NODE_CAPPED: u32 = 3u;   // the probe cap
+var<private> branchCell: u32;
+
+// Probing sweeps on `cur` until one changes nothing (solveCpu's probeAll).
+fn probe_all() -> u32 {
+  let full = line_mask(width);
+  loop {
+    var progress = false;
+    var bestScore = -1;
+    let base = i32(known(&cur));
+    var curKnown = u32(base);
+    let allCells = width * height;
+    for (var r = 0u; r < height; r++) {
+      var c = 0u;
+      loop {
+        // the row's next unknown cell at or after c (cells fixed during the sweep drop out)
+        let open = full & ~((*(&cur))[ROW_F + r] | cur[ROW_E + r]) & ~((1u << c) - 1u);
+        if (open == 0u) { break; }
+        c = firstTrailingBit(open);
+        if (probes >= params.probeCap) { return NODE_CAPPED; }
+        probes += 2u;
+        let fillOk = probe(&fillC, r, c, true);
+        let fillKnown = curKnown + gained;
+        let emptyOk = probe(&emptyC, r, c, false);
+        let emptyKnown = curKnown + gained;
+        c++;
+        if (!fillOk && !emptyOk) { return NODE_FAILED; }
+        if (!fillOk || !emptyOk) {
+          // the surviving copy holds: everything it decided is forced
+          if (fillOk) { cur = fillC; } else { cur = emptyC; }
+          curKnown = select(emptyKnown, fillKnown, fillOk);
+          progress = true;
+          continue;
+        }
+        if (fillKnown == allCells) { add_solution(&fillC); }
+        if (emptyKnown == allCells) { add_solution(&emptyC); }
+        if (solutions >= params.maxSolutions) { return NODE_ENDED; }
+        // cells both copies agree on are forced; line logic spreads them before the next probe
+        var rowNews = 0u;
+        var colNews = 0u;
+        for (var y = 0u; y < height; y++) {
+          let f = fillC[ROW_F + y] & emptyC[ROW_F + y] & ~cur[ROW_F + y];
+          let e = fillC[ROW_E + y] & emptyC[ROW_E + y] & ~cur[ROW_E + y];
+          if ((f | e) == 0u) { continue; }
+          rowNews |= 1u << y;
+          colNews |= f | e;
+          cur[ROW_F + y] |= f;
+          cur[ROW_E + y] |= e;
+          for (var b = f; b != 0u; b &= b - 1u) { cur[COL_F + firstTrailingBit(b)] |= 1u << y; }
+          for (var b = e; b != 0u; b &= b - 1u) { cur[COL_E + firstTrailingBit(b)] |= 1u << y; }
+        }
+        if (rowNews != 0u) {
+          if (!propagate(&cur, rowNews, colNews)) { return NODE_FAILED; }
+          curKnown = known(&cur);
+          progress = true;
+          continue;
+        }
+        let score = i32(min(fillKnown, emptyKnown)) - base;
+        if (score > bestScore) {
+          bestScore = score;
+          branchCell = r * 32u + (c - 1u);
+        }
+      }
+    }
+    if (curKnown == allCells) {
+      add_solution(&cur);
+      return NODE_ENDED;
+    }
+    if (!progress) { return NODE_BRANCH; }
+  }
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn nono_lanes(@builtin(global_invocation_id) gid: vec3u) {
+  let stack = gid.x * params.depthCap * STATE_WORDS;
+  loop {
+    let job = next_job();
+    if (job >= params.count) { break; }
+    let rec = input[job];
+    width = input[rec] & 0xffu;
+    height = input[rec] >> 8u;
+    clues = input[rec + 1u];
+    resultAt = job * RESULT_WORDS;
+    probes = 0u;
+    settles = 0u;
+    generations = 0u;
+    solutions = 0u;
+    for (var x = 0u; x < STATE_WORDS; x++) { cur[x] = 0u; }
+    for (var r = 0u; r < height; r++) {
+      let f = input[rec + 2u + r];
+      let e = input[rec + 2u + height + r];
+      cur[ROW_F + r] = f;
+      cur[ROW_E + r] = e;
+      for (var b = f; b != 0u; b &= b - 1u) { cur[COL_F + firstTrailingBit(b)] |= 1u << r; }
+      for (var b = e; b != 0u; b &= b - 1u) { cur[COL_E + firstTrailingBit(b)] |= 1u << r; }
+    }
+    var status = 0u;
+    var level = LEVEL_LINE;
+    var branches = 0u;
+    var nodes = 0u;
+    var depth = 0u;
+    var deepest = 0u;
+    if (!propagate(&cur, line_mask(height), line_mask(width))) {
+      status = STATUS_CONTRADICTION;
+    } else if (complete(&cur)) {
+      add_solution(&cur);
+      status = STATUS_SOLVED;
+    }
+    let rootGenerations = generations;
+    if (status == 0u) { level = LEVEL_PROBE; }
+    // depth first: probe the node; branch (the filled copy runs on, the empty one waits) or take the newest waiting
+    loop {
+      if (status != 0u) { break; }
+      nodes++;
+      let outcome = probe_all();
+      if (outcome == NODE_CAPPED) {
+        status = STATUS_CAPPED;
+        break;
+      }
+      if (solutions >= params.maxSolutions) { break; }
+      if (outcome == NODE_BRANCH) {
+        if (depth == params.depthCap) {
+          status = STATUS_DEPTH;
+          break;
+        }
+        level = LEVEL_SEARCH;
+        branches += 2u;
+        // the branch cell's copies again (probe_all keeps only its index); they count as neither probes nor
+        // settles, as solveCpu keeps them from the sweep
+        let counted = settles;
+        let r = branchCell >> 5u;
+        let c = branchCell & 31u;
+        probe(&fillC, r, c, true);
+        probe(&emptyC, r, c, false);
+        settles = counted;
+        let at = stack + depth * STATE_WORDS;
+        for (var x = 0u; x < STATE_WORDS; x++) { scratch[at + x] = emptyC[x]; }
+        depth++;
+        deepest = max(deepest, depth);
+        cur = fillC;
+        continue;
+      }
+      if (depth == 0u) { break; }
+      depth--;
+      let at = stack + depth * STATE_WORDS;
+      for (var x = 0u; x < STATE_WORDS; x++) { cur[x] = scratch[at + x]; }
+    }
+    if (status == 0u) {
+      status = select(select(STATUS_MULTIPLE, STATUS_SOLVED, solutions == 1u), STATUS_CONTRADICTION, solutions == 0u);
+    }
+    results[resultAt] = status;
+    results[resultAt + 1u] = probes;
+    results[resultAt + 2u] = branches;
+    results[resultAt + 3u] = settles;
+    results[resultAt + 4u] = rootGenerations;
+    results[resultAt + 5u] = level;
+    results[resultAt + 6u] = nodes;
+    results[resultAt + 7u] = deepest;
+  }
+}
