@@ -78,6 +78,10 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
   const compileSeconds = (performance.now() - t0) / 1000;
   const extra = String(o.with ?? '').split(',');
   const timeoutMs = Number(o.timeout ?? 240) * 1000;
+  // `--lanes off`: the rounds solver (every probe copy in a batch, the host deciding each round) instead of the lanes
+  // kernel (one puzzle per invocation)
+  const lanes = o.lanes !== 'off';
+  const mode = lanes ? 'lanes (one puzzle per invocation)' : 'multi-gen rounds';
 
   // --- TAAI 2011: 1,000 x 25x25 in one batch
   let taai: { puzzles: Nonogram[]; results: NonogramResult[]; expected: (string | undefined)[]; seconds: number } | undefined;
@@ -93,7 +97,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
     const m = Math.min(puzzles.length, Number(o['cpu-count'] ?? 100));
     const head = puzzles.slice(0, m);
     const g0 = performance.now();
-    const headGpu = await solveNonograms(ctx, head);
+    const headGpu = await solveNonograms(ctx, head, { lanes });
     const gpuHead = (performance.now() - g0) / 1000;
     const c0 = performance.now();
     const headCpu = head.map((p) => solveCpu(p));
@@ -102,7 +106,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
       {
         case: `taai2011-first${m}`,
         source: `${all.source}, first ${m}`,
-        mode: 'multi-gen rounds',
+        mode,
         puzzles: m,
         solved: headGpu.filter((r) => r.status === 'solved' || r.status === 'multiple').length,
         seconds: gpuHead,
@@ -120,11 +124,46 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
       ],
     );
 
+    // the lanes kernel beside the rounds solver on the same slice, first solutions, same cap
+    if (lanes) {
+      const from = Math.max(0, Math.min(200, puzzles.length - 100));
+      const slice = puzzles.slice(from, from + 100);
+      const capMs = Math.min(timeoutMs, 40_000);
+      const timed = async (onLanes: boolean) => {
+        const t = performance.now();
+        const r = await solveNonograms(ctx, slice, { maxSolutions: 1, timeoutMs: capMs, lanes: onLanes });
+        return { seconds: (performance.now() - t) / 1000, answered: r.filter((x) => x.status === 'solved' || x.status === 'multiple').length };
+      };
+      const onLanes = await timed(true);
+      const rounds = await timed(false);
+      report.add(
+        {
+          case: `taai2011-${from + 1}-${from + slice.length}-lanes-vs-rounds`,
+          source: `${all.source}, #${from + 1}-${from + slice.length}`,
+          mode,
+          maxSolutions: 1,
+          timeoutSeconds: capMs / 1000,
+          puzzles: slice.length,
+          solved: onLanes.answered,
+          seconds: onLanes.seconds,
+          peer: { name: 'rounds solver (--lanes off), same puzzles and cap', solved: rounds.answered, seconds: rounds.seconds },
+          // answered per second, lanes over rounds
+          ratio: onLanes.answered / onLanes.seconds / (rounds.answered / rounds.seconds),
+        },
+        [
+          ['puzzles', `#${from + 1}-${from + slice.length}`],
+          ['lanes answered / s', `${onLanes.answered} / ${onLanes.seconds.toFixed(1)}`],
+          ['rounds answered / s', `${rounds.answered} / ${rounds.seconds.toFixed(1)}`],
+          ['lanes/rounds (answered per s)', `${(onLanes.answered / onLanes.seconds / (rounds.answered / rounds.seconds)).toFixed(2)}x`],
+        ],
+      );
+    }
+
     for (const maxSolutions of [1, 2]) {
       const stats = emptyStats();
       const cpu0 = process.cpuUsage();
       const t = performance.now();
-      const results = await solveNonograms(ctx, puzzles, { stats, timeoutMs, maxSolutions });
+      const results = await solveNonograms(ctx, puzzles, { stats, timeoutMs, maxSolutions, lanes });
       const seconds = (performance.now() - t) / 1000;
       const cpuUse = process.cpuUsage(cpu0);
       const tl = tally(puzzles, results, expected);
@@ -141,7 +180,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
         {
           case: name,
           source: `${all.source}${puzzles.length < all.puzzles.length ? `, first ${puzzles.length}` : ''}`,
-          mode: 'multi-gen rounds',
+          mode,
           maxSolutions,
           timeoutSeconds: timeoutMs / 1000,
           cells: puzzles.reduce((s, p) => s + p.width * p.height, 0),
@@ -196,7 +235,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
     const { puzzles, source } = load([f], 'sgt/pattern_20x20.tsv', () => random(20, 20, 100, 0.6));
     const stats = emptyStats();
     const t = performance.now();
-    const results = await solveNonograms(ctx, puzzles, { stats });
+    const results = await solveNonograms(ctx, puzzles, { stats, lanes });
     const seconds = (performance.now() - t) / 1000;
     const cpuT = performance.now();
     for (const p of puzzles) solveCpu(p);
@@ -206,7 +245,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
       {
         case: 'stppc-20x20',
         source,
-        mode: 'multi-gen rounds',
+        mode,
         cells: puzzles.reduce((s, p) => s + p.width * p.height, 0),
         puzzles: puzzles.length,
         solved: tl.unique + tl.multiple,
@@ -266,7 +305,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
     for (const [name, files, opt] of sets) {
       const { puzzles, expected } = name === 'taai2011' && taai ? taai : load(files, name, () => [], opt);
       const t = performance.now();
-      const results = name === 'taai2011' && taai ? taai.results : await solveNonograms(ctx, puzzles, { timeoutMs });
+      const results = name === 'taai2011' && taai ? taai.results : await solveNonograms(ctx, puzzles, { timeoutMs, lanes });
       const seconds = name === 'taai2011' && taai ? taai.seconds : (performance.now() - t) / 1000;
       const tl = tally(puzzles, results, expected);
       const all = puzzles.length;

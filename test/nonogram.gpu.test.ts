@@ -130,6 +130,18 @@ describe.skipIf(skipGpu)('nonogram full method (probing + search on the GPU) = C
     });
   });
 
+  it('lanes: a timeout ends the puzzles still open after the round it falls in as unsolved (timeout)', async () => {
+    await withDevice(async (ctx) => {
+      const hard = Array.from({ length: 8 }, (_, i) => randomPicture(31, 31, 2000 + i, 50));
+      const got = await solveNonograms(ctx, hard, { timeoutMs: 1 });
+      expect(got.some((r) => r.status === 'unsolved' && r.reason === 'timeout')).toBe(true);
+      got.forEach((r, i) => {
+        if (r.status === 'unsolved') expect(r.reason).toBe('timeout');
+        else expect(verify(hard[i], r.solution!)).toBe(true);
+      });
+    });
+  });
+
   const jwilk = new URL('../../shared/data/nonogram/jwilk-nonogram/data/', import.meta.url).pathname;
   it.runIf(existsSync(jwilk))('jwilk (151 puzzles, 10x10 to 40x20, two line-word classes): same statuses as the CPU solver', async () => {
     await withDevice(async (ctx) => {
@@ -171,7 +183,7 @@ describe.skipIf(skipGpu)('nonogram lanes kernel (one puzzle per invocation) = so
     return seen;
   }
 
-  it('random pictures 1x1 .. 31x31 (odd sizes, both densities), contradictions, givens, empty clues; both modes', async () => {
+  it('random pictures 1x1 .. 31x31 (odd sizes, densities 40-70%), contradictions, givens, empty clues; both modes', async () => {
     await withDevice(async (ctx) => {
       const ps: Nonogram[] = [{ width: 1, height: 1, rows: [[1]], columns: [[1]] }, pictureToPuzzle(new Array(31 * 3).fill(0), 31, 3)];
       for (let seed = 1; seed <= 70; seed++) ps.push(randomPicture(1 + ((seed * 7) % 18), 1 + ((seed * 11) % 17), seed * 31, 40 + (seed % 4) * 10));
@@ -188,11 +200,13 @@ describe.skipIf(skipGpu)('nonogram lanes kernel (one puzzle per invocation) = so
   });
 
   const taai = new URL('../../shared/data/nonogram/tournament/question/taai2011.txt', import.meta.url).pathname;
-  it.runIf(existsSync(taai))('TAAI 2011 #1-24 and #201-208 (25x25, searches with several solutions), 8 lanes sharing them', async () => {
+  it.runIf(existsSync(taai))('TAAI 2011 #1-24 and #201-208 (25x25, searches with several solutions): 8 lanes, 12 slots, searches suspended every 300 probes and resumed', async () => {
     await withDevice(async (ctx) => {
       const all = parseNonograms(readFileSync(taai), taai).map((r) => r.puzzle!);
       const ps = [...all.slice(0, 24), ...all.slice(200, 208)];
-      const seen = expectSteps(ps, await solveNonogramLanes(ctx, ps, { lanes: 8 }), 2);
+      const stats = { dispatches: 0, readbacks: 0 };
+      const seen = expectSteps(ps, await solveNonogramLanes(ctx, ps, { lanes: 8, slots: 12, budget: 300 }, stats), 2);
+      expect(stats.dispatches).toBeGreaterThan(Math.ceil(ps.length / 12)); // searches waited in their slots
       expect(seen).toContain('multiple/search');
     });
   });

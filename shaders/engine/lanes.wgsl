@@ -18,6 +18,7 @@ const STATUS_MULTIPLE: u32 = 2u;
 const STATUS_CONTRADICTION: u32 = 3u;
 const STATUS_DEPTH: u32 = 4u;      // past the stack: the host hands it to another solver
 const STATUS_CAPPED: u32 = 5u;     // past the node cap: likewise
+const STATUS_SUSPENDED: u32 = 6u;  // its share of the dispatch spent: its state waits in scratch for a later one
 
 // the next job for this invocation; `params.count` or more: none left
 fn next_job() -> u32 {

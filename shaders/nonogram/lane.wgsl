@@ -16,24 +16,37 @@
 
 struct Params {
   count: u32,
-  // waiting copies per invocation (its stack in scratch, STATE_WORDS each)
+  // waiting copies per job (its stack in its slot of scratch, STATE_WORDS each)
   depthCap: u32,
-  // probes one puzzle may run before it is handed back as capped
+  // probes one puzzle may run in all before it is handed back as capped
   probeCap: u32,
   // 1: stop at the first solution; 2: prove uniqueness or find a second
   maxSolutions: u32,
+  // probes a job may run in this dispatch before it is suspended (at the next node) to resume in a later one
+  budget: u32,
+  // words per slot of scratch
+  slotWords: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
 
-// input: one word per job, the offset of its record: [width | height << 8, clue table offset, rows' filled bits
-// (height words), rows' empty bits (height words)]; a clue table is packClues' (pack.ts), offsets from its start.
+// input: one word per job, the offset of its record: [width | height << 8, clue table offset, slot, resume (0 or
+// 1), rows' filled bits (height words), rows' empty bits (height words)]; a clue table is packClues' (pack.ts),
+// offsets from its start.
+// scratch: one slot per job in flight, `slotWords` words each, that keeps a suspended search between dispatches:
+// SLOT_HEADER words (the counters, RESULT_HEADER layout from word 1, and the stack depth), two solutions, the node
+// to probe next, then the stack of waiting copies.
 // results: RESULT_WORDS per job: RESULT_HEADER words (status, probes, branches, settles, root generations, level,
-// nodes, deepest stack), then two solutions as rows' filled bits (MAX_LINES words each).
+// nodes, deepest stack), then two solutions as rows' filled bits (MAX_LINES words each); a suspended job has status
+// STATUS_SUSPENDED and nothing else.
 const MAX_LINES: u32 = 32u;
 const RESULT_HEADER: u32 = 8u;
 const RESULT_WORDS: u32 = 72u;  // RESULT_HEADER + 2 * MAX_LINES
 const STATE_WORDS: u32 = 128u;
+const SLOT_HEADER: u32 = 16u;
+const SLOT_SOLUTIONS: u32 = 16u;
+const SLOT_NODE: u32 = 80u;      // SLOT_SOLUTIONS + 2 * MAX_LINES
+const SLOT_STACK: u32 = 208u;    // SLOT_NODE + STATE_WORDS
 
 const LEVEL_LINE: u32 = 0u;
 const LEVEL_PROBE: u32 = 1u;
@@ -54,7 +67,7 @@ var<private> emptyC: State; // and with it empty
 var<private> width: u32;
 var<private> height: u32;
 var<private> clues: u32;
-var<private> resultAt: u32;
+var<private> slotAt: u32;
 // its counters and solutions so far
 var<private> probes: u32;
 var<private> settles: u32;
@@ -170,21 +183,21 @@ fn probe(dst: ptr<private, State>, r: u32, c: u32, filled: bool) -> bool {
   return propagate(dst, 1u << r, 1u << c);
 }
 
-// Records a complete copy as a solution unless it is the one already recorded, or enough are (both probe copies of
-// a cell may be complete).
+// Records a complete copy as a solution (in the job's slot) unless it is the one already recorded, or enough are
+// (both probe copies of a cell may be complete).
 fn add_solution(s: ptr<private, State>) {
   if (solutions >= params.maxSolutions) { return; }
-  let first = resultAt + RESULT_HEADER;
+  let first = slotAt + SLOT_SOLUTIONS;
   if (solutions == 1u) {
     var same = true;
     for (var r = 0u; r < height; r++) {
-      same = same && results[first + r] == (*s)[ROW_F + r];
+      same = same && scratch[first + r] == (*s)[ROW_F + r];
     }
     if (same) { return; }
   }
   let at = first + solutions * MAX_LINES;
   for (var r = 0u; r < height; r++) {
-    results[at + r] = (*s)[ROW_F + r];
+    scratch[at + r] = (*s)[ROW_F + r];
   }
   solutions++;
 }
@@ -265,8 +278,7 @@ fn probe_all() -> u32 {
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn nono_lanes(@builtin(global_invocation_id) gid: vec3u) {
-  let stack = gid.x * params.depthCap * STATE_WORDS;
+fn nono_lanes() {
   loop {
     let job = next_job();
     if (job >= params.count) { break; }
@@ -274,37 +286,60 @@ fn nono_lanes(@builtin(global_invocation_id) gid: vec3u) {
     width = input[rec] & 0xffu;
     height = input[rec] >> 8u;
     clues = input[rec + 1u];
-    resultAt = job * RESULT_WORDS;
-    probes = 0u;
-    settles = 0u;
-    generations = 0u;
-    solutions = 0u;
-    for (var x = 0u; x < STATE_WORDS; x++) { cur[x] = 0u; }
-    for (var r = 0u; r < height; r++) {
-      let f = input[rec + 2u + r];
-      let e = input[rec + 2u + height + r];
-      cur[ROW_F + r] = f;
-      cur[ROW_E + r] = e;
-      for (var b = f; b != 0u; b &= b - 1u) { cur[COL_F + firstTrailingBit(b)] |= 1u << r; }
-      for (var b = e; b != 0u; b &= b - 1u) { cur[COL_E + firstTrailingBit(b)] |= 1u << r; }
-    }
+    slotAt = input[rec + 2u] * params.slotWords;
+    let stack = slotAt + SLOT_STACK;
     var status = 0u;
     var level = LEVEL_LINE;
     var branches = 0u;
     var nodes = 0u;
     var depth = 0u;
     var deepest = 0u;
-    if (!propagate(&cur, line_mask(height), line_mask(width))) {
-      status = STATUS_CONTRADICTION;
-    } else if (complete(&cur)) {
-      add_solution(&cur);
-      status = STATUS_SOLVED;
+    var rootGenerations = 0u;
+    if (input[rec + 3u] != 0u) {
+      // a suspended search goes on from its slot
+      probes = scratch[slotAt + 1u];
+      branches = scratch[slotAt + 2u];
+      settles = scratch[slotAt + 3u];
+      rootGenerations = scratch[slotAt + 4u];
+      level = scratch[slotAt + 5u];
+      nodes = scratch[slotAt + 6u];
+      deepest = scratch[slotAt + 7u];
+      depth = scratch[slotAt + 8u];
+      solutions = scratch[slotAt + 9u];
+      for (var x = 0u; x < STATE_WORDS; x++) { cur[x] = scratch[slotAt + SLOT_NODE + x]; }
+    } else {
+      probes = 0u;
+      settles = 0u;
+      generations = 0u;
+      solutions = 0u;
+      for (var x = 0u; x < STATE_WORDS; x++) { cur[x] = 0u; }
+      for (var r = 0u; r < height; r++) {
+        let f = input[rec + 4u + r];
+        let e = input[rec + 4u + height + r];
+        cur[ROW_F + r] = f;
+        cur[ROW_E + r] = e;
+        for (var b = f; b != 0u; b &= b - 1u) { cur[COL_F + firstTrailingBit(b)] |= 1u << r; }
+        for (var b = e; b != 0u; b &= b - 1u) { cur[COL_E + firstTrailingBit(b)] |= 1u << r; }
+      }
+      if (!propagate(&cur, line_mask(height), line_mask(width))) {
+        status = STATUS_CONTRADICTION;
+      } else if (complete(&cur)) {
+        add_solution(&cur);
+        status = STATUS_SOLVED;
+      }
+      rootGenerations = generations;
+      if (status == 0u) { level = LEVEL_PROBE; }
     }
-    let rootGenerations = generations;
-    if (status == 0u) { level = LEVEL_PROBE; }
+    let entryProbes = probes;
     // depth first: probe the node; branch (the filled copy runs on, the empty one waits) or take the newest waiting
     loop {
       if (status != 0u) { break; }
+      if (probes - entryProbes >= params.budget) {
+        // this dispatch's share is spent: the node waits in the slot for the next one
+        status = STATUS_SUSPENDED;
+        for (var x = 0u; x < STATE_WORDS; x++) { scratch[slotAt + SLOT_NODE + x] = cur[x]; }
+        break;
+      }
       nodes++;
       let outcome = probe_all();
       if (outcome == NODE_CAPPED) {
@@ -342,13 +377,16 @@ fn nono_lanes(@builtin(global_invocation_id) gid: vec3u) {
     if (status == 0u) {
       status = select(select(STATUS_MULTIPLE, STATUS_SOLVED, solutions == 1u), STATUS_CONTRADICTION, solutions == 0u);
     }
+    let resultAt = job * RESULT_WORDS;
     results[resultAt] = status;
-    results[resultAt + 1u] = probes;
-    results[resultAt + 2u] = branches;
-    results[resultAt + 3u] = settles;
-    results[resultAt + 4u] = rootGenerations;
-    results[resultAt + 5u] = level;
-    results[resultAt + 6u] = nodes;
-    results[resultAt + 7u] = deepest;
+    let counters = array<u32, 8>(status, probes, branches, settles, rootGenerations, level, nodes, deepest);
+    if (status == STATUS_SUSPENDED) {
+      for (var x = 1u; x < RESULT_HEADER; x++) { scratch[slotAt + x] = counters[x]; }
+      scratch[slotAt + 8u] = depth;
+      scratch[slotAt + 9u] = solutions;
+      continue;
+    }
+    for (var x = 1u; x < RESULT_HEADER; x++) { results[resultAt + x] = counters[x]; }
+    for (var x = 0u; x < 2u * MAX_LINES; x++) { results[resultAt + RESULT_HEADER + x] = scratch[slotAt + SLOT_SOLUTIONS + x]; }
   }
 }

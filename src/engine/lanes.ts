@@ -15,8 +15,9 @@ import type { GpuContext } from '../gpu/context.ts';
 export const LANE_WORKGROUP_SIZE = 4;
 
 /** A search's outcome, the first word of its results (STATUS_* in shaders/engine/lanes.wgsl); depth and capped
- * are jobs past the stack or the node cap, for the host to hand to another solver. */
-export const LANE_STATUS = ['', 'solved', 'multiple', 'contradiction', 'depth', 'capped'] as const;
+ * are jobs past the stack or the node cap, for the host to hand to another solver; suspended ones (kernels that
+ * keep their state in scratch) go on in a later dispatch. */
+export const LANE_STATUS = ['', 'solved', 'multiple', 'contradiction', 'depth', 'capped', 'suspended'] as const;
 export type LaneStatus = Exclude<(typeof LANE_STATUS)[number], ''>;
 
 /** A lanes kernel: shaders/engine/lanes.wgsl joined in front of its files (compiled once per device, cached). */
@@ -41,6 +42,8 @@ export interface LaneRun {
   lanes: number;
   /** bytes of the scratch buffer (all invocations' stacks) */
   scratchBytes: number;
+  /** a scratch buffer of the caller's that outlives the run (searches suspended in it go on in the next run) */
+  scratch?: GPUBuffer;
   /** bytes of the params uniform */
   paramsBytes: number;
   jobs: number;
@@ -61,6 +64,10 @@ export interface LaneRun {
    * while the host sleeps, so a nap that overshoots costs nothing but that chunk's latency.
    */
   napBeforeReadback?: number;
+  /** ms per job expected before any chunk of this run is timed (a caller's estimate from earlier runs) */
+  msPerJob?: number;
+  /** after the run: ms per job of its last chunk (for the caller's next run) */
+  onTimed?(msPerJob: number): void;
 }
 
 /** The lanes' invocations for this many jobs: whole workgroups, at most `wanted`, no more than the jobs need. */
@@ -81,7 +88,7 @@ export async function runLanes(ctx: GpuContext, run: LaneRun): Promise<void> {
   if (run.jobs === 0) return;
   const device = ctx.device;
   const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
-  const scratch = device.createBuffer({ label: `${run.label}.scratch`, size: Math.max(16, run.scratchBytes), usage });
+  const scratch = run.scratch ?? device.createBuffer({ label: `${run.label}.scratch`, size: Math.max(16, run.scratchBytes), usage });
   const work = device.createBuffer({ label: `${run.label}.work`, size: 16, usage });
   const uniform = device.createBuffer({ label: `${run.label}.params`, size: Math.max(16, run.paramsBytes), usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   const submit = (first: number): Submitted => {
@@ -110,7 +117,7 @@ export async function runLanes(ctx: GpuContext, run: LaneRun): Promise<void> {
     return { first, count, buffers: [input, results, read], read };
   };
   // ms per job of the chunks so far: how long the next one is expected to take
-  let msPerJob = 0;
+  let msPerJob = run.msPerJob ?? 0;
   const pending: Submitted[] = [];
   try {
     let next = 0;
@@ -130,6 +137,7 @@ export async function runLanes(ctx: GpuContext, run: LaneRun): Promise<void> {
       // a map ready at once means the nap overslept (the chunk took less): the estimate shrinks instead of feeding
       // the nap back into itself
       msPerJob = napMs >= 1 && waitMs < 0.5 ? msPerJob / 2 : (napMs + waitMs) / count;
+      run.onTimed?.(msPerJob);
       run.onReadback?.();
       const r = new Uint32Array(read.getMappedRange().slice(0));
       read.unmap();
@@ -138,7 +146,7 @@ export async function runLanes(ctx: GpuContext, run: LaneRun): Promise<void> {
     }
   } finally {
     for (const sub of pending) for (const b of sub.buffers) b.destroy();
-    scratch.destroy();
+    if (!run.scratch) scratch.destroy();
     work.destroy();
     uniform.destroy();
   }

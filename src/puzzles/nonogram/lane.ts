@@ -1,7 +1,7 @@
 // The complete nonogram solver with one puzzle per GPU invocation (shaders/nonogram/lane.wgsl): line logic, probing
-// and depth-first search in the invocation's private memory, waiting branches on its stack; one dispatch and one
-// readback per chunk of puzzles. The twin of solveCpu (reference.ts), step for step. Puzzles it cannot finish (its
-// stack or probe cap) come back as such for the caller to hand to the rounds solver (solver.ts).
+// and depth-first search in the invocation's private memory, waiting branches in the job's slot of scratch; rounds
+// of one dispatch and one readback each. The twin of solveCpu (reference.ts), step for step. Puzzles it cannot
+// finish (its stack or probe cap) come back as such for the caller to hand to the rounds solver (solver.ts).
 import { LANE_STATUS, laneCount, lanePipeline, runLanes, type LaneStatus } from '../../engine/lanes.ts';
 import type { GpuContext } from '../../gpu/context.ts';
 import type { Nonogram } from './codec.ts';
@@ -13,8 +13,9 @@ export const LANE_MAX_LINE = 31;
 /** words per job in the results (lane.wgsl RESULT_WORDS): a header, then two solutions of 32 rows */
 const RESULT_WORDS = 72;
 const RESULT_HEADER = 8;
-/** words per waiting copy (lane.wgsl COPY_WORDS) */
+/** words per waiting copy, and where a slot's stack starts (lane.wgsl STATE_WORDS, SLOT_STACK) */
 const STATE_WORDS = 128;
+const SLOT_STACK = 208;
 const LEVELS: Level[] = ['line', 'probe', 'search'];
 
 export interface LaneOutcome {
@@ -40,9 +41,11 @@ export interface LaneOptions {
   lanes?: number;
   /** probes one puzzle may run before it comes back `capped` */
   probeCap?: number;
-  /** puzzles per dispatch (and readback) */
-  chunk?: number;
-  /** checked between chunks: puzzles not started by then are left out (undefined) */
+  /** jobs in flight (each has a slot of scratch: its stack and, between rounds, its suspended search) */
+  slots?: number;
+  /** probes a job may run per round before it waits for the next one */
+  budget?: number;
+  /** checked between rounds: puzzles not finished by then are left out (undefined) */
   deadline?: number;
   onChunk?: (count: number) => void;
   kernelFile?: string;
@@ -59,10 +62,17 @@ export function laneTakes(p: Nonogram): boolean {
 }
 
 export function nonogramLanePipeline(ctx: GpuContext, file = 'nonogram/lane.wgsl'): Promise<GPUComputePipeline> {
-  return lanePipeline(ctx, ['nonogram/settle.wgsl', file], 'nono_lanes');
+  return lanePipeline(ctx, file.includes(',') ? file.split(',') : ['nonogram/settle.wgsl', file], 'nono_lanes');
 }
 
-/** Solves the puzzles (each must pass laneTakes); outcomes in puzzle order, undefined past a deadline. */
+/**
+ * Solves the puzzles (each must pass laneTakes); outcomes in puzzle order, undefined past a deadline.
+ *
+ * In rounds: each round is one dispatch of the jobs in flight (one slot of scratch each, `slots` at most); a job
+ * runs until its puzzle is done or it has spent `budget` probes in the round, then waits in its slot for the next
+ * round. So a round lasts a bounded time (the deadline is looked at between rounds), a hard puzzle never holds a
+ * round's other lanes idle at its end for long, and finished puzzles free their slots for new ones at once.
+ */
 export async function solveNonogramLanes(
   ctx: GpuContext,
   puzzles: Nonogram[],
@@ -73,68 +83,95 @@ export async function solveNonogramLanes(
   if (puzzles.length === 0) return out;
   const t0 = performance.now();
   for (const p of puzzles) if (!laneTakes(p)) throw new Error(`nonogram lanes: a ${p.width}x${p.height} puzzle is past the kernel's limits`);
-  // a puzzle's search ends within its hardest chunk-mate; smaller chunks check the deadline more often
-  const chunk = opts.chunk ?? Math.max(64, Math.min(1024, Math.ceil(puzzles.length / 4)));
-  const lanesWanted = opts.lanes ?? 64;
-  const lanes = laneCount(lanesWanted, puzzles.length);
+  const lanes = laneCount(opts.lanes ?? 64, puzzles.length);
+  const slots = Math.min(puzzles.length, opts.slots ?? 2 * lanes);
   // every branch fixes at least one cell, so a stack of `cells` copies always suffices
   const maxCells = Math.max(...puzzles.map((p) => p.width * p.height));
-  const scratchLimit = Math.min(64 << 20, ctx.limits.maxStorageBufferBindingSize);
-  const depthCap = Math.max(1, Math.min(maxCells, Math.floor(scratchLimit / (4 * STATE_WORDS * lanes))));
+  const scratchLimit = Math.min(256 << 20, ctx.limits.maxStorageBufferBindingSize);
+  const depthCap = Math.max(1, Math.min(maxCells, Math.floor((scratchLimit / 4 / slots - SLOT_STACK) / STATE_WORDS)));
+  const slotWords = SLOT_STACK + depthCap * STATE_WORDS;
   // the results hold two solutions
   const maxSolutions = Math.min(2, Math.max(1, opts.maxSolutions ?? 2));
-  await runLanes(ctx, {
-    label: 'nonogram.lanes',
-    // chunks take seconds: sleep through most of one rather than in Dawn's busy wait
-    napBeforeReadback: 0.8,
-    pipeline: await nonogramLanePipeline(ctx, opts.kernelFile),
-    lanes,
-    scratchBytes: 4 * lanes * depthCap * STATE_WORDS,
-    paramsBytes: 16,
-    jobs: puzzles.length,
-    chunk,
-    more: () => opts.deadline === undefined || performance.now() <= opts.deadline,
-    onDispatch: () => stats.dispatches++,
-    onReadback: () => stats.readbacks++,
-    pack: (first, count) => {
-      const words: number[] = new Array(count).fill(0);
-      for (let k = 0; k < count; k++) {
-        const p = puzzles[first + k];
-        words[k] = words.length;
-        const rec = words.length;
-        words.push(p.width | (p.height << 8), 0);
-        const { filled, empty } = rowBits(p);
-        words.push(...filled, ...empty);
-        words[rec + 1] = words.length;
-        words.push(...packClues(p));
-      }
-      const params = Uint32Array.from([count, depthCap, opts.probeCap ?? 0xffffffff, maxSolutions]);
-      return { input: Uint32Array.from(words), params, resultWords: count * RESULT_WORDS };
-    },
-    unpack: (first, count, r) => {
-      const ms = performance.now() - t0;
-      for (let k = 0; k < count; k++) {
-        const p = puzzles[first + k];
-        const at = k * RESULT_WORDS;
-        const status = LANE_STATUS[r[at]];
-        if (!status) throw new Error(`nonogram lanes: puzzle ${first + k} came back without a status`);
-        const found = status === 'multiple' ? 2 : status === 'solved' ? 1 : 0;
-        out[first + k] = {
-          status,
-          solutions: Array.from({ length: found }, (_, s) => solutionOfRows(r, at + RESULT_HEADER + 32 * s, p.width, p.height)),
-          probes: r[at + 1],
-          branches: r[at + 2],
-          settles: r[at + 3],
-          generations: r[at + 4],
-          level: LEVELS[r[at + 5]],
-          nodes: r[at + 6],
-          depth: r[at + 7],
-          ms,
-        };
-      }
-      opts.onChunk?.(count);
-    },
-  });
+  const budget = opts.budget ?? 2000;
+  const pipeline = await nonogramLanePipeline(ctx, opts.kernelFile);
+  const clueTables = puzzles.map(packClues);
+  const scratch = ctx.device.createBuffer({ label: 'nonogram.lanes.slots', size: 4 * slots * slotWords, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+  const free = Array.from({ length: slots }, (_, k) => slots - 1 - k);
+  let active: { index: number; slot: number; resume: boolean }[] = [];
+  let next = 0;
+  let msPerJob = 0;
+  try {
+    while (active.length || next < puzzles.length) {
+      if (opts.deadline !== undefined && performance.now() > opts.deadline) break;
+      while (active.length < slots && next < puzzles.length) active.push({ index: next++, slot: free.pop()!, resume: false });
+      const round = active;
+      await runLanes(ctx, {
+        label: 'nonogram.lanes',
+        pipeline,
+        lanes: laneCount(lanes, round.length),
+        scratchBytes: 0,
+        scratch,
+        paramsBytes: 32,
+        jobs: round.length,
+        chunk: round.length,
+        // a round takes up to seconds: sleep through most of it rather than in Dawn's busy wait
+        napBeforeReadback: 0.8,
+        msPerJob,
+        onTimed: (ms) => (msPerJob = ms),
+        onDispatch: () => stats.dispatches++,
+        onReadback: () => stats.readbacks++,
+        pack: () => {
+          const words: number[] = new Array(round.length).fill(0);
+          round.forEach((job, k) => {
+            const p = puzzles[job.index];
+            words[k] = words.length;
+            const rec = words.length;
+            words.push(p.width | (p.height << 8), 0, job.slot, job.resume ? 1 : 0);
+            const { filled, empty } = rowBits(p);
+            words.push(...filled, ...empty);
+            words[rec + 1] = words.length;
+            for (const w of clueTables[job.index]) words.push(w);
+          });
+          const params = Uint32Array.from([round.length, depthCap, opts.probeCap ?? 0xffffffff, maxSolutions, budget, slotWords, 0, 0]);
+          return { input: Uint32Array.from(words), params, resultWords: round.length * RESULT_WORDS };
+        },
+        unpack: (_first, count, r) => {
+          const ms = performance.now() - t0;
+          active = [];
+          let finished = 0;
+          for (let k = 0; k < count; k++) {
+            const job = round[k];
+            const p = puzzles[job.index];
+            const at = k * RESULT_WORDS;
+            const status = LANE_STATUS[r[at]];
+            if (!status) throw new Error(`nonogram lanes: puzzle ${job.index} came back without a status`);
+            if (status === 'suspended') {
+              active.push({ ...job, resume: true });
+              continue;
+            }
+            free.push(job.slot);
+            finished++;
+            const found = status === 'multiple' ? 2 : status === 'solved' ? 1 : 0;
+            out[job.index] = {
+              status,
+              solutions: Array.from({ length: found }, (_, s) => solutionOfRows(r, at + RESULT_HEADER + 32 * s, p.width, p.height)),
+              probes: r[at + 1],
+              branches: r[at + 2],
+              settles: r[at + 3],
+              generations: r[at + 4],
+              level: LEVELS[r[at + 5]],
+              nodes: r[at + 6],
+              depth: r[at + 7],
+              ms,
+            };
+          }
+          if (finished) opts.onChunk?.(finished);
+        },
+      });
+    }
+  } finally {
+    scratch.destroy();
+  }
   return out;
 }
 

@@ -151,7 +151,7 @@ export async function solveNonograms(ctx: GpuContext, puzzles: Nonogram[], opts:
   const got = await solveNonogramLanes(
     ctx,
     onLanes.map((i) => puzzles[i]),
-    { maxSolutions, deadline, probeCap: opts.maxProbes ?? probeCapFor(opts.timeoutMs), onChunk: (n) => { for (let k = 0; k < n; k++) opts.progress?.(++done, puzzles.length); } },
+    { maxSolutions, deadline, probeCap: opts.maxProbes, onChunk: (n) => { for (let k = 0; k < n; k++) opts.progress?.(++done, puzzles.length); } },
     laneStats,
   );
   if (opts.stats) {
@@ -170,16 +170,6 @@ export async function solveNonograms(ctx: GpuContext, puzzles: Nonogram[], opts:
     rest.forEach((i, k) => (out[i] = { ...res[k], ms: performance.now() - t0 }));
   }
   return out;
-}
-
-/**
- * The GPU has no clock: a lane cannot see a deadline, only count. A lane runs at most ~50 probes per ms (one alone on
- * a core, SwiftShader), so this cap ends a job within about the timeout; the rounds solver, which watches the clock,
- * then takes the puzzle for what is left.
- */
-const LANE_PROBES_PER_MS = 50;
-function probeCapFor(timeoutMs?: number): number | undefined {
-  return timeoutMs === undefined ? undefined : Math.max(1000, Math.round(timeoutMs * LANE_PROBES_PER_MS));
 }
 
 function laneResult(o: LaneOutcome, maxSolutions: number): NonogramResult {
