@@ -35,7 +35,7 @@ struct Params {
 // offsets from its start.
 // scratch: one slot per job in flight, `slotWords` words each, that keeps a suspended search between dispatches:
 // SLOT_HEADER words (the counters, RESULT_HEADER layout from word 1, and the stack depth), two solutions, the node
-// to probe next, then the stack of waiting copies.
+// to probe next, then the stack of waiting copies (each with its probe set).
 // results: RESULT_WORDS per job: RESULT_HEADER words (status, probes, branches, settles, root generations, level,
 // nodes, deepest stack), then two solutions as rows' filled bits (MAX_LINES words each); a suspended job has status
 // STATUS_SUSPENDED and nothing else.
@@ -46,7 +46,9 @@ const STATE_WORDS: u32 = 128u;
 const SLOT_HEADER: u32 = 16u;
 const SLOT_SOLUTIONS: u32 = 16u;
 const SLOT_NODE: u32 = 80u;      // SLOT_SOLUTIONS + 2 * MAX_LINES
-const SLOT_STACK: u32 = 208u;    // SLOT_NODE + STATE_WORDS
+const SLOT_STACK: u32 = 240u;    // SLOT_NODE + ENTRY_WORDS
+// a waiting copy (or a suspended node): its cells, then its probe set
+const ENTRY_WORDS: u32 = 160u;
 
 const LEVEL_LINE: u32 = 0u;
 const LEVEL_PROBE: u32 = 1u;
@@ -208,72 +210,115 @@ const NODE_BRANCH: u32 = 2u;   // probing stalled: branch on `branchCell`
 const NODE_CAPPED: u32 = 3u;   // the probe cap
 var<private> branchCell: u32;
 
-// Probing sweeps on `cur` until one changes nothing (solveCpu's probeAll).
+// the node's probe set: bit c of word r = probe cell (r, c)
+var<private> open: array<u32, 32>;
+
+fn known_row(s: ptr<private, State>, r: u32) -> u32 {
+  return (*s)[ROW_F + r] | (*s)[ROW_E + r];
+}
+
+// Puts in `into` the unknown cells of `s` on the rows and columns where `s` knows cells that `was` (known cells
+// per row) did not.
+fn mark_lines(into: ptr<private, array<u32, 32>>, s: ptr<private, State>, was: ptr<private, array<u32, 32>>) {
+  var rows = 0u;
+  var cols = 0u;
+  for (var r = 0u; r < height; r++) {
+    let news = known_row(s, r) & ~(*was)[r];
+    rows |= select(0u, 1u << r, news != 0u);
+    cols |= news;
+  }
+  let full = line_mask(width);
+  for (var r = 0u; r < height; r++) {
+    let lines = select(cols, full, ((rows >> r) & 1u) != 0u);
+    (*into)[r] |= lines & full & ~known_row(s, r);
+  }
+}
+
+var<private> knownBefore: array<u32, 32>;
+
+fn remember_known(s: ptr<private, State>) {
+  for (var r = 0u; r < height; r++) { knownBefore[r] = known_row(s, r); }
+}
+
+// Probing `cur` (solveCpu's probeAll): the cells of `open`, in index order, in passes until the set is empty; news
+// puts the unknown cells of its rows and columns back in the set. Then the best cell probed since the last news is
+// the branch, or, with none, every unknown cell is probed again.
 fn probe_all() -> u32 {
   let full = line_mask(width);
+  let allCells = width * height;
+  var bestScore = -1;
+  var curKnown = known(&cur);
+  var base = i32(curKnown);
   loop {
-    var progress = false;
-    var bestScore = -1;
-    let base = i32(known(&cur));
-    var curKnown = u32(base);
-    let allCells = width * height;
-    for (var r = 0u; r < height; r++) {
-      var c = 0u;
-      loop {
-        // the row's next unknown cell at or after c (cells fixed during the sweep drop out)
-        let open = full & ~((*(&cur))[ROW_F + r] | cur[ROW_E + r]) & ~((1u << c) - 1u);
-        if (open == 0u) { break; }
-        c = firstTrailingBit(open);
-        if (probes >= params.probeCap) { return NODE_CAPPED; }
-        probes += 2u;
-        let fillOk = probe(&fillC, r, c, true);
-        let fillKnown = curKnown + gained;
-        let emptyOk = probe(&emptyC, r, c, false);
-        let emptyKnown = curKnown + gained;
-        c++;
-        if (!fillOk && !emptyOk) { return NODE_FAILED; }
-        if (!fillOk || !emptyOk) {
-          // the surviving copy holds: everything it decided is forced
-          if (fillOk) { cur = fillC; } else { cur = emptyC; }
-          curKnown = select(emptyKnown, fillKnown, fillOk);
-          progress = true;
-          continue;
-        }
-        if (fillKnown == allCells) { add_solution(&fillC); }
-        if (emptyKnown == allCells) { add_solution(&emptyC); }
-        if (solutions >= params.maxSolutions) { return NODE_ENDED; }
-        // cells both copies agree on are forced; line logic spreads them before the next probe
-        var rowNews = 0u;
-        var colNews = 0u;
-        for (var y = 0u; y < height; y++) {
-          let f = fillC[ROW_F + y] & emptyC[ROW_F + y] & ~cur[ROW_F + y];
-          let e = fillC[ROW_E + y] & emptyC[ROW_E + y] & ~cur[ROW_E + y];
-          if ((f | e) == 0u) { continue; }
-          rowNews |= 1u << y;
-          colNews |= f | e;
-          cur[ROW_F + y] |= f;
-          cur[ROW_E + y] |= e;
-          for (var b = f; b != 0u; b &= b - 1u) { cur[COL_F + firstTrailingBit(b)] |= 1u << y; }
-          for (var b = e; b != 0u; b &= b - 1u) { cur[COL_E + firstTrailingBit(b)] |= 1u << y; }
-        }
-        if (rowNews != 0u) {
-          if (!propagate(&cur, rowNews, colNews)) { return NODE_FAILED; }
-          curKnown = known(&cur);
-          progress = true;
-          continue;
-        }
-        let score = i32(min(fillKnown, emptyKnown)) - base;
-        if (score > bestScore) {
-          bestScore = score;
-          branchCell = r * 32u + (c - 1u);
+    loop {
+      var any = false;
+      for (var r = 0u; r < height; r++) {
+        var c = 0u;
+        loop {
+          // the row's next cell of the set at or after c (cells news puts in later in the row come in this pass)
+          let next = open[r] & ~((1u << c) - 1u);
+          if (next == 0u) { break; }
+          let cell = firstTrailingBit(next);
+          c = cell + 1u;
+          open[r] &= ~(1u << cell);
+          if (((cur[ROW_F + r] | cur[ROW_E + r]) & (1u << cell)) != 0u) { continue; }
+          any = true;
+          if (probes >= params.probeCap) { return NODE_CAPPED; }
+          probes += 2u;
+          let fillOk = probe(&fillC, r, cell, true);
+          let fillKnown = curKnown + gained;
+          let emptyOk = probe(&emptyC, r, cell, false);
+          let emptyKnown = curKnown + gained;
+          if (!fillOk && !emptyOk) { return NODE_FAILED; }
+          if (!fillOk || !emptyOk) {
+            // the surviving copy holds: everything it decided is forced
+            remember_known(&cur);
+            if (fillOk) { cur = fillC; } else { cur = emptyC; }
+            curKnown = select(emptyKnown, fillKnown, fillOk);
+          } else {
+            if (fillKnown == allCells) { add_solution(&fillC); }
+            if (emptyKnown == allCells) { add_solution(&emptyC); }
+            if (solutions >= params.maxSolutions) { return NODE_ENDED; }
+            // cells both copies agree on are forced; line logic spreads them before the next probe
+            var rowNews = 0u;
+            var colNews = 0u;
+            for (var y = 0u; y < height; y++) {
+              knownBefore[y] = known_row(&cur, y);
+              let f = fillC[ROW_F + y] & emptyC[ROW_F + y] & ~cur[ROW_F + y];
+              let e = fillC[ROW_E + y] & emptyC[ROW_E + y] & ~cur[ROW_E + y];
+              if ((f | e) == 0u) { continue; }
+              rowNews |= 1u << y;
+              colNews |= f | e;
+              cur[ROW_F + y] |= f;
+              cur[ROW_E + y] |= e;
+              for (var b = f; b != 0u; b &= b - 1u) { cur[COL_F + firstTrailingBit(b)] |= 1u << y; }
+              for (var b = e; b != 0u; b &= b - 1u) { cur[COL_E + firstTrailingBit(b)] |= 1u << y; }
+            }
+            if (rowNews == 0u) {
+              let score = i32(min(fillKnown, emptyKnown)) - base;
+              if (score > bestScore) {
+                bestScore = score;
+                branchCell = r * 32u + cell;
+              }
+              continue;
+            }
+            if (!propagate(&cur, rowNews, colNews)) { return NODE_FAILED; }
+            curKnown = known(&cur);
+          }
+          // news: earlier outcomes no longer hold; the cells near it are probed (again)
+          bestScore = -1;
+          base = i32(curKnown);
+          mark_lines(&open, &cur, &knownBefore);
         }
       }
+      if (!any) { break; }
     }
     if (curKnown == allCells) {
       add_solution(&cur);
       return NODE_ENDED;
     }
-    if (!progress) { return NODE_BRANCH; }
+    if (bestScore >= 0) { return NODE_BRANCH; }
+    for (var r = 0u; r < height; r++) { open[r] = full & ~known_row(&cur, r); }
   }
 }
 
@@ -307,6 +352,7 @@ fn nono_lanes() {
       depth = scratch[slotAt + 8u];
       solutions = scratch[slotAt + 9u];
       for (var x = 0u; x < STATE_WORDS; x++) { cur[x] = scratch[slotAt + SLOT_NODE + x]; }
+      for (var r = 0u; r < MAX_LINES; r++) { open[r] = scratch[slotAt + SLOT_NODE + STATE_WORDS + r]; }
     } else {
       probes = 0u;
       settles = 0u;
@@ -329,6 +375,8 @@ fn nono_lanes() {
       }
       rootGenerations = generations;
       if (status == 0u) { level = LEVEL_PROBE; }
+      // the root probes every cell
+      for (var r = 0u; r < MAX_LINES; r++) { open[r] = select(0u, line_mask(width) & ~known_row(&cur, r), r < height); }
     }
     let entryProbes = probes;
     // depth first: probe the node; branch (the filled copy runs on, the empty one waits) or take the newest waiting
@@ -338,6 +386,7 @@ fn nono_lanes() {
         // this dispatch's share is spent: the node waits in the slot for the next one
         status = STATUS_SUSPENDED;
         for (var x = 0u; x < STATE_WORDS; x++) { scratch[slotAt + SLOT_NODE + x] = cur[x]; }
+        for (var r = 0u; r < MAX_LINES; r++) { scratch[slotAt + SLOT_NODE + STATE_WORDS + r] = open[r]; }
         break;
       }
       nodes++;
@@ -362,17 +411,25 @@ fn nono_lanes() {
         probe(&fillC, r, c, true);
         probe(&emptyC, r, c, false);
         settles = counted;
-        let at = stack + depth * STATE_WORDS;
+        // each child probes the cells on the lines its branch changed; the empty one waits with its set
+        remember_known(&cur);
+        for (var y = 0u; y < MAX_LINES; y++) { open[y] = 0u; }
+        mark_lines(&open, &emptyC, &knownBefore);
+        let at = stack + depth * ENTRY_WORDS;
         for (var x = 0u; x < STATE_WORDS; x++) { scratch[at + x] = emptyC[x]; }
+        for (var y = 0u; y < MAX_LINES; y++) { scratch[at + STATE_WORDS + y] = open[y]; }
         depth++;
         deepest = max(deepest, depth);
+        for (var y = 0u; y < MAX_LINES; y++) { open[y] = 0u; }
+        mark_lines(&open, &fillC, &knownBefore);
         cur = fillC;
         continue;
       }
       if (depth == 0u) { break; }
       depth--;
-      let at = stack + depth * STATE_WORDS;
+      let at = stack + depth * ENTRY_WORDS;
       for (var x = 0u; x < STATE_WORDS; x++) { cur[x] = scratch[at + x]; }
+      for (var y = 0u; y < MAX_LINES; y++) { open[y] = scratch[at + STATE_WORDS + y]; }
     }
     if (status == 0u) {
       status = select(select(STATUS_MULTIPLE, STATUS_SOLVED, solutions == 1u), STATUS_CONTRADICTION, solutions == 0u);

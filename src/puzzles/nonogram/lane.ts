@@ -13,9 +13,9 @@ export const LANE_MAX_LINE = 31;
 /** words per job in the results (lane.wgsl RESULT_WORDS): a header, then two solutions of 32 rows */
 const RESULT_WORDS = 72;
 const RESULT_HEADER = 8;
-/** words per waiting copy, and where a slot's stack starts (lane.wgsl STATE_WORDS, SLOT_STACK) */
-const STATE_WORDS = 128;
-const SLOT_STACK = 208;
+/** words per waiting copy (cells and probe set), and where a slot's stack starts (lane.wgsl ENTRY_WORDS, SLOT_STACK) */
+const ENTRY_WORDS = 160;
+const SLOT_STACK = 240;
 const LEVELS: Level[] = ['line', 'probe', 'search'];
 
 export interface LaneOutcome {
@@ -88,8 +88,8 @@ export async function solveNonogramLanes(
   // every branch fixes at least one cell, so a stack of `cells` copies always suffices
   const maxCells = Math.max(...puzzles.map((p) => p.width * p.height));
   const scratchLimit = Math.min(256 << 20, ctx.limits.maxStorageBufferBindingSize);
-  const depthCap = Math.max(1, Math.min(maxCells, Math.floor((scratchLimit / 4 / slots - SLOT_STACK) / STATE_WORDS)));
-  const slotWords = SLOT_STACK + depthCap * STATE_WORDS;
+  const depthCap = Math.max(1, Math.min(maxCells, Math.floor((scratchLimit / 4 / slots - SLOT_STACK) / ENTRY_WORDS)));
+  const slotWords = SLOT_STACK + depthCap * ENTRY_WORDS;
   // the results hold two solutions
   const maxSolutions = Math.min(2, Math.max(1, opts.maxSolutions ?? 2));
   const budget = opts.budget ?? 2000;

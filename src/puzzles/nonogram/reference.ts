@@ -345,69 +345,100 @@ export function solveCpu(p: Nonogram, opts: CpuSolveOptions = {}): CpuSolveResul
     return k;
   };
 
-  // Probing to a fixpoint: returns false on a contradiction; leaves the best branching cell's outcomes in `best`.
+  // Probing (a node's probe set `open`, 1 = probe that cell): cells are probed in index order, in passes, until the
+  // set is empty. A cell a probe changes puts the unknown cells of its row and column in the set (their outcomes may
+  // have changed: Wu et al.'s fully probing only revisits cells near news); a new node's set is the cells of the
+  // lines its branch changed (the root's: every cell). When the set is empty, branch on the best cell probed since
+  // the last change (the outcomes of those still hold); with none, probe every unknown cell again.
+  // Returns false on a contradiction; leaves the best branching cell's outcomes in `best`.
   let searched = false;
   let nodes = 0;
-  const probeAll = (cells: Uint8Array): { ok: boolean; best?: { a: Uint8Array; b: Uint8Array } } => {
+  const h = p.height;
+  const markLines = (open: Uint8Array, cells: Uint8Array, before: Uint8Array) => {
+    const rows = new Uint8Array(h);
+    const cols = new Uint8Array(w);
+    for (let c = 0; c < n; c++) {
+      if (before[c] === UNKNOWN && cells[c] !== UNKNOWN) {
+        rows[Math.floor(c / w)] = 1;
+        cols[c % w] = 1;
+      }
+    }
+    for (let c = 0; c < n; c++) if (cells[c] === UNKNOWN && (rows[Math.floor(c / w)] || cols[c % w])) open[c] = 1;
+  };
+  const probeAll = (cells: Uint8Array, open: Uint8Array): { ok: boolean; best?: { a: Uint8Array; b: Uint8Array } } => {
+    let best: { a: Uint8Array; b: Uint8Array; score: number } | undefined;
+    let base = known(cells);
     for (;;) {
-      let progress = false;
-      let best: { a: Uint8Array; b: Uint8Array; score: number } | undefined;
-      const base = known(cells);
-      for (let i = 0; i < n; i++) {
-        if (cells[i] !== UNKNOWN) continue;
-        if (performance.now() > deadline) throw new Timeout();
-        const a = probe(cells, i, FILLED);
-        const b = probe(cells, i, EMPTY);
-        if (!a.ok && !b.ok) return { ok: false };
-        if (!a.ok || !b.ok) {
-          cells.set((a.ok ? a : b).cells); // the surviving outcome holds: everything it decided is forced
-          progress = true;
-          continue;
-        }
-        if (!a.cells.includes(UNKNOWN)) addSolution(a.cells);
-        if (!b.cells.includes(UNKNOWN)) addSolution(b.cells);
-        if (solutions.length >= maxSolutions) return { ok: true };
-        let agreed = false;
-        solver.rowDirty.fill(0);
-        solver.colDirty.fill(0);
-        for (let c = 0; c < n; c++) {
-          if (cells[c] === UNKNOWN && a.cells[c] !== UNKNOWN && a.cells[c] === b.cells[c]) {
-            cells[c] = a.cells[c];
-            solver.touch(c);
-            agreed = true;
+      for (let any = true; any; ) {
+        any = false;
+        for (let i = 0; i < n; i++) {
+          if (!open[i]) continue;
+          open[i] = 0;
+          if (cells[i] !== UNKNOWN) continue;
+          any = true;
+          if (performance.now() > deadline) throw new Timeout();
+          const a = probe(cells, i, FILLED);
+          const b = probe(cells, i, EMPTY);
+          if (!a.ok && !b.ok) return { ok: false };
+          const before = Uint8Array.from(cells);
+          if (!a.ok || !b.ok) {
+            cells.set((a.ok ? a : b).cells); // the surviving outcome holds: everything it decided is forced
+          } else {
+            if (!a.cells.includes(UNKNOWN)) addSolution(a.cells);
+            if (!b.cells.includes(UNKNOWN)) addSolution(b.cells);
+            if (solutions.length >= maxSolutions) return { ok: true };
+            let agreed = false;
+            solver.rowDirty.fill(0);
+            solver.colDirty.fill(0);
+            for (let c = 0; c < n; c++) {
+              if (cells[c] === UNKNOWN && a.cells[c] !== UNKNOWN && a.cells[c] === b.cells[c]) {
+                cells[c] = a.cells[c];
+                solver.touch(c);
+                agreed = true;
+              }
+            }
+            if (!agreed) {
+              const score = Math.min(known(a.cells), known(b.cells)) - base;
+              if (!best || score > best.score) best = { a: a.cells, b: b.cells, score };
+              continue;
+            }
+            // cells both outcomes agree on are forced; let line logic spread them from their lines before the next
+            // probe (the fixpoint is the same from any dirty set that covers the news)
+            if (run(cells).status === 'contradiction') return { ok: false };
           }
+          // news: earlier outcomes no longer hold; the cells near it are probed (again)
+          best = undefined;
+          base = known(cells);
+          markLines(open, cells, before);
         }
-        if (agreed) {
-          // cells both outcomes agree on are forced; let line logic spread them from their lines before the next
-          // probe (the fixpoint is the same from any dirty set that covers the news)
-          if (run(cells).status === 'contradiction') return { ok: false };
-          progress = true;
-          continue;
-        }
-        const score = Math.min(known(a.cells), known(b.cells)) - base;
-        if (!best || score > best.score) best = { a: a.cells, b: b.cells, score };
       }
       if (!cells.includes(UNKNOWN)) {
         addSolution(cells);
         return { ok: true };
       }
-      if (!progress) return { ok: true, best };
+      if (best) return { ok: true, best };
+      for (let c = 0; c < n; c++) if (cells[c] === UNKNOWN) open[c] = 1;
     }
   };
 
-  const dfs = (cells: Uint8Array): void => {
+  const dfs = (cells: Uint8Array, open: Uint8Array): void => {
     if (solutions.length >= maxSolutions) return;
     if (++nodes > maxNodes) throw new Timeout('capped');
-    const r = probeAll(cells);
+    const r = probeAll(cells, open);
     if (!r.ok || !r.best || solutions.length >= maxSolutions) return;
     searched = true;
     res.branches += 2;
-    dfs(r.best.a);
-    dfs(r.best.b);
+    // each child probes the cells on the lines its branch changed
+    const openA = new Uint8Array(n);
+    markLines(openA, r.best.a, cells);
+    const openB = new Uint8Array(n);
+    markLines(openB, r.best.b, cells);
+    dfs(r.best.a, openA);
+    dfs(r.best.b, openB);
   };
 
   try {
-    dfs(root);
+    dfs(root, root.map((c) => (c === UNKNOWN ? 1 : 0)));
   } catch (e) {
     if (!(e instanceof Timeout)) throw e;
     return { ...res, status: solutions.length >= 2 ? 'multiple' : 'unsolved', reason: e.message, solution: solutions[0], solution2: solutions[1] };
