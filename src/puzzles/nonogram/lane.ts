@@ -47,8 +47,8 @@ export interface LaneOptions {
   budget?: number;
   /** checked between rounds: puzzles not finished by then are left out (undefined) */
   deadline?: number;
+  /** after each round: puzzles it finished */
   onChunk?: (count: number) => void;
-  kernelFile?: string;
 }
 
 export interface LaneStats {
@@ -61,8 +61,8 @@ export function laneTakes(p: Nonogram): boolean {
   return Math.max(p.width, p.height) <= LANE_MAX_LINE && !gpuLimitError(p);
 }
 
-export function nonogramLanePipeline(ctx: GpuContext, file = 'nonogram/lane.wgsl'): Promise<GPUComputePipeline> {
-  return lanePipeline(ctx, file.includes(',') ? file.split(',') : ['nonogram/settle.wgsl', file], 'nono_lanes');
+export function nonogramLanePipeline(ctx: GpuContext): Promise<GPUComputePipeline> {
+  return lanePipeline(ctx, ['nonogram/settle.wgsl', 'nonogram/lane.wgsl'], 'nono_lanes');
 }
 
 /**
@@ -93,7 +93,7 @@ export async function solveNonogramLanes(
   // the results hold two solutions
   const maxSolutions = Math.min(2, Math.max(1, opts.maxSolutions ?? 2));
   const budget = opts.budget ?? 2000;
-  const pipeline = await nonogramLanePipeline(ctx, opts.kernelFile);
+  const pipeline = await nonogramLanePipeline(ctx);
   const clueTables = puzzles.map(packClues);
   const scratch = ctx.device.createBuffer({ label: 'nonogram.lanes.slots', size: 4 * slots * slotWords, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
   const free = Array.from({ length: slots }, (_, k) => slots - 1 - k);
