@@ -409,20 +409,34 @@ fn nono_lanes() {
         let r = branchCell >> 5u;
         let c = branchCell & 31u;
         probe(&fillC, r, c, true);
+        let fillGained = gained;
         probe(&emptyC, r, c, false);
         settles = counted;
-        // each child probes the cells on the lines its branch changed; the empty one waits with its set
+        // the child that decided fewer cells runs first (the filled one on a tie), the other waits with its probe
+        // set: the cells on the lines its branch changed
+        let emptyFirst = gained < fillGained;
         remember_known(&cur);
         for (var y = 0u; y < MAX_LINES; y++) { open[y] = 0u; }
-        mark_lines(&open, &emptyC, &knownBefore);
+        if (emptyFirst) {
+          mark_lines(&open, &fillC, &knownBefore);
+          cur = fillC;
+        } else {
+          mark_lines(&open, &emptyC, &knownBefore);
+          cur = emptyC;
+        }
         let at = stack + depth * ENTRY_WORDS;
-        for (var x = 0u; x < STATE_WORDS; x++) { scratch[at + x] = emptyC[x]; }
+        for (var x = 0u; x < STATE_WORDS; x++) { scratch[at + x] = cur[x]; }
         for (var y = 0u; y < MAX_LINES; y++) { scratch[at + STATE_WORDS + y] = open[y]; }
         depth++;
         deepest = max(deepest, depth);
         for (var y = 0u; y < MAX_LINES; y++) { open[y] = 0u; }
-        mark_lines(&open, &fillC, &knownBefore);
-        cur = fillC;
+        if (emptyFirst) {
+          mark_lines(&open, &emptyC, &knownBefore);
+          cur = emptyC;
+        } else {
+          mark_lines(&open, &fillC, &knownBefore);
+          cur = fillC;
+        }
         continue;
       }
       if (depth == 0u) { break; }
