@@ -220,9 +220,14 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
           ['multiple', String(tl.multiple)],
           ['line/probe/search', `${tl.line}/${tl.probe}/${tl.search}`],
           ['given found', `${tl.givenFound}/${tl.given}`],
-          ['copies', String(stats.copies)],
-          ['rounds', String(stats.dispatches)],
-          ['gpu/read/host s', `${(stats.gpuMs / 1000).toFixed(1)}/${(stats.readMs / 1000).toFixed(1)}/${(stats.hostMs / 1000).toFixed(1)}`],
+          // the lanes kernel's rounds are dispatches of whole searches; copies and host time are the rounds solver's
+          ...((lanes
+            ? [['probes', String(results.reduce((s, r) => s + r.probes, 0))], ['rounds', String(stats.dispatches)]]
+            : [
+                ['copies', String(stats.copies)],
+                ['rounds', String(stats.dispatches)],
+                ['gpu/read/host s', `${(stats.gpuMs / 1000).toFixed(1)}/${(stats.readMs / 1000).toFixed(1)}/${(stats.hostMs / 1000).toFixed(1)}`],
+              ]) as [string, string][]),
           ['load', loadavg()[0].toFixed(1)],
         ],
       );
