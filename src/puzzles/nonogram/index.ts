@@ -58,17 +58,19 @@ async function solve(ctx: GpuContext, puzzles: Nonogram[], opts: SolveOptions): 
   // puzzles past the GPU settle's limits (lines over 127 cells, clues over 64 blocks) go to the CPU solver
   const gpu = puzzles.filter((p) => !gpuLimitError(p));
   // compiled by prepare() when the CLI runs (it times compilation apart); from the cache then
-  await compileNonogramRules(ctx, gpu);
+  const method = opts.method === 'line' ? 'line' : 'full';
+  const lanes = lanesOption(opts.options);
+  await compileNonogramRules(ctx, gpu, { method, lanes });
   const mode = opts.options.mode === 'one-gen' ? 'one-gen' : 'multi-gen';
   const res = await solveNonograms(ctx, gpu, {
-    method: opts.method === 'line' ? 'line' : 'full',
+    method,
     mode,
     timeoutMs: opts.timeoutMs,
     maxGenerations: opts.maxGenerations,
     // --max-solutions 1: stop at the first solution, as tournament solvers do (`unique: false`: not proven)
     maxSolutions: maxSolutionsOption(opts.options),
     // `--lanes off`: the rounds solver for every puzzle (probe copies in a batch, the host deciding each round)
-    lanes: lanesOption(opts.options),
+    lanes,
     progress: opts.progress,
   });
   let k = 0;
@@ -121,7 +123,10 @@ export const nonogram: PuzzleKind<Nonogram> = {
   parse: parseNonograms,
   // the GPU methods' pipelines (CLI.md: `ms` excludes compilation; the CLI reports it once)
   prepare: async (ctx, puzzles, opts) => {
-    if (opts.method !== 'cpu') await compileNonogramRules(ctx, puzzles.filter((p) => !gpuLimitError(p)));
+    if (opts.method !== 'cpu') {
+      const gpu = puzzles.filter((p) => !gpuLimitError(p));
+      await compileNonogramRules(ctx, gpu, { method: opts.method === 'line' ? 'line' : 'full', lanes: lanesOption(opts.options) });
+    }
   },
   solve,
   verify,

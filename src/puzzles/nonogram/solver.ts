@@ -129,9 +129,13 @@ export interface NonogramRunStats {
 export const emptyStats = (): NonogramRunStats => ({ dispatches: 0, readbacks: 0, grids: 0, copies: 0, gpuMs: 0, readMs: 0, hostMs: 0 });
 
 /** The pipelines these puzzles need, compiled (or taken from the device's cache). */
-export async function compileNonogramRules(ctx: GpuContext, puzzles: Nonogram[]): Promise<void> {
-  if (puzzles.some(laneTakes)) await nonogramLanePipeline(ctx);
-  for (const k of new Set(puzzles.map(lineWordsFor))) (await Batch.create(ctx, nonogramRule(k))).destroy();
+export async function compileNonogramRules(ctx: GpuContext, puzzles: Nonogram[], opts: Pick<NonogramSolveOptions, 'method' | 'lanes'> = {}): Promise<void> {
+  // `full` puts what fits on the lanes kernel; the rounds solver's pipelines then only for the rest (a puzzle the
+  // lanes hand back compiles them when it needs them)
+  const onLanes = (opts.method ?? 'full') === 'full' && opts.lanes !== false;
+  if (onLanes && puzzles.some(laneTakes)) await nonogramLanePipeline(ctx);
+  const rounds = onLanes ? puzzles.filter((p) => !laneTakes(p)) : puzzles;
+  for (const k of new Set(rounds.map(lineWordsFor))) (await Batch.create(ctx, nonogramRule(k))).destroy();
 }
 
 /**
