@@ -95,7 +95,7 @@ export async function solveNonogramLanes(
   const budget = opts.budget ?? 2000;
   const pipeline = await nonogramLanePipeline(ctx);
   const clueTables = puzzles.map(packClues);
-  const scratch = ctx.device.createBuffer({ label: 'nonogram.lanes.slots', size: 4 * slots * slotWords, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+  const scratch = ctx.device.createBuffer({ label: 'nonogram.lanes.slots', size: 4 * slots * slotWords, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
   const free = Array.from({ length: slots }, (_, k) => slots - 1 - k);
   let active: { index: number; slot: number; resume: boolean }[] = [];
   let next = 0;
@@ -169,10 +169,55 @@ export async function solveNonogramLanes(
         },
       });
     }
+    if (active.length) await readSuspended(ctx, scratch, slotWords, active, puzzles, out, performance.now() - t0);
   } finally {
     scratch.destroy();
   }
   return out;
+}
+
+/** words of a slot read back for a search the deadline stopped: its header and solutions (lane.wgsl SLOT_NODE) */
+const SLOT_REPORT = 80;
+
+/** The searches a deadline stopped, as `suspended` outcomes: their counters and any solution found so far. */
+async function readSuspended(
+  ctx: GpuContext,
+  scratch: GPUBuffer,
+  slotWords: number,
+  jobs: { index: number; slot: number }[],
+  puzzles: Nonogram[],
+  out: (LaneOutcome | undefined)[],
+  ms: number,
+): Promise<void> {
+  const device = ctx.device;
+  const read = device.createBuffer({ label: 'nonogram.lanes.suspended', size: 4 * SLOT_REPORT * jobs.length, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  try {
+    const enc = device.createCommandEncoder({ label: 'nonogram.lanes.suspended' });
+    jobs.forEach((job, k) => enc.copyBufferToBuffer(scratch, 4 * job.slot * slotWords, read, 4 * k * SLOT_REPORT, 4 * SLOT_REPORT));
+    device.queue.submit([enc.finish()]);
+    await read.mapAsync(GPUMapMode.READ);
+    const h = new Uint32Array(read.getMappedRange().slice(0));
+    read.unmap();
+    jobs.forEach((job, k) => {
+      const p = puzzles[job.index];
+      const at = k * SLOT_REPORT;
+      // slot header: the result header's counters from word 1, then stack depth and solutions (lane.wgsl)
+      out[job.index] = {
+        status: 'suspended',
+        solutions: Array.from({ length: Math.min(2, h[at + 9]) }, (_, s) => solutionOfRows(h, at + 16 + 32 * s, p.width, p.height)),
+        probes: h[at + 1],
+        branches: h[at + 2],
+        settles: h[at + 3],
+        generations: h[at + 4],
+        level: LEVELS[h[at + 5]],
+        nodes: h[at + 6],
+        depth: h[at + 7],
+        ms,
+      };
+    });
+  } finally {
+    read.destroy();
+  }
 }
 
 /** The starting cells as rows' filled and empty bits. */

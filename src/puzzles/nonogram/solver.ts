@@ -177,9 +177,12 @@ export async function solveNonograms(ctx: GpuContext, puzzles: Nonogram[], opts:
 }
 
 function laneResult(o: LaneOutcome, maxSolutions: number): NonogramResult {
-  const status = o.status as NonogramResult['status'];
+  // a search the deadline stopped: solved if it had found a solution (unique not proven), else unsolved
+  const stopped = o.status === 'suspended';
+  const status = (stopped ? (o.solutions.length ? 'solved' : 'unsolved') : o.status) as NonogramResult['status'];
   return {
     status,
+    reason: status === 'unsolved' ? 'timeout' : undefined,
     solution: o.solutions[0],
     solution2: o.solutions[1],
     generations: o.generations,
@@ -187,7 +190,7 @@ function laneResult(o: LaneOutcome, maxSolutions: number): NonogramResult {
     branches: o.branches,
     level: o.level,
     // stopped at its first solution, only line logic's is proven unique (a complete probe copy is a guess too)
-    unique: status === 'solved' ? maxSolutions >= 2 || o.level === 'line' : undefined,
+    unique: status === 'solved' ? (maxSolutions >= 2 && !stopped) || o.level === 'line' : undefined,
     ms: o.ms,
   };
 }
