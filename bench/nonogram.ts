@@ -49,10 +49,12 @@ function walk(dir: string): string[] {
 
 /** Per-level tallies, uniqueness and agreement with given solutions. */
 function tally(puzzles: Nonogram[], results: NonogramResult[], expected: (string | undefined)[]) {
-  const t = { line: 0, probe: 0, search: 0, unique: 0, multiple: 0, none: 0, unsolved: 0, verified: 0, given: 0, givenFound: 0, givenIsUnique: 0 };
+  const t = { line: 0, probe: 0, search: 0, unique: 0, unproven: 0, multiple: 0, none: 0, unsolved: 0, verified: 0, given: 0, givenFound: 0, givenIsUnique: 0 };
   results.forEach((r, i) => {
     if (r.status === 'solved' || r.status === 'multiple') t[r.level]++;
-    if (r.status === 'solved') t.unique++;
+    // solved but not proven unique: a first-solution run, or a uniqueness run the deadline stopped
+    if (r.status === 'solved' && r.unique === false) t.unproven++;
+    else if (r.status === 'solved') t.unique++;
     else if (r.status === 'multiple') t.multiple++;
     else if (r.status === 'contradiction') t.none++;
     else t.unsolved++;
@@ -187,8 +189,9 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
           grids: stats.grids,
           copies: stats.copies,
           puzzles: puzzles.length,
-          solved: tl.unique + tl.multiple,
+          solved: tl.unique + tl.unproven + tl.multiple,
           unique: tl.unique,
+          unproven: tl.unproven,
           multiple: tl.multiple,
           unsolved: open,
           answeredBy82s: answeredBy(82),
@@ -199,7 +202,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
           branches: results.reduce((s, r) => s + r.branches, 0),
           seconds,
           processCpuSeconds: (cpuUse.user + cpuUse.system) / 1e6,
-          puzzlesPerSec: (tl.unique + tl.multiple) / seconds,
+          puzzlesPerSec: (tl.unique + tl.unproven + tl.multiple) / seconds,
           dispatches: stats.dispatches,
           readbacks: stats.readbacks,
           gpuSeconds: stats.gpuMs / 1000,
@@ -213,10 +216,11 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
         [
           ['puzzles', String(puzzles.length)],
           ['seconds', seconds.toFixed(1)],
-          ['solved', String(tl.unique + tl.multiple)],
+          ['solved', String(tl.unique + tl.unproven + tl.multiple)],
           ['open', String(open)],
           ['by 82 s / 140 s', `${answeredBy(82)}/${answeredBy(140)}`],
-          [maxSolutions === 1 ? 'found (not proven unique)' : 'unique', String(tl.unique)],
+          ['unique', String(tl.unique)],
+          ['not proven unique', String(tl.unproven)],
           ['multiple', String(tl.multiple)],
           ['line/probe/search', `${tl.line}/${tl.probe}/${tl.search}`],
           ['given found', `${tl.givenFound}/${tl.given}`],
@@ -253,7 +257,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
         mode,
         cells: puzzles.reduce((s, p) => s + p.width * p.height, 0),
         puzzles: puzzles.length,
-        solved: tl.unique + tl.multiple,
+        solved: tl.unique + tl.unproven + tl.multiple,
         generations: results.reduce((s, r) => s + r.generations, 0),
         seconds,
         puzzlesPerSec: puzzles.length / seconds,
@@ -265,7 +269,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
       },
       [
         ['puzzles', String(puzzles.length)],
-        ['solved', String(tl.unique)],
+        ['solved', String(tl.unique + tl.unproven)],
         ['puzzles/s', (puzzles.length / seconds).toFixed(1)],
         ['CPU puzzles/s', (puzzles.length / cpuSeconds).toFixed(1)],
         ['GPU/CPU', `${(cpuSeconds / seconds).toFixed(2)}x`],
@@ -322,6 +326,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
           ['probing', pct(tl.probe, all)],
           ['search', pct(tl.search, all)],
           ['unique', String(tl.unique)],
+          ['not proven unique', String(tl.unproven)],
           ['multiple', String(tl.multiple)],
           ['open', String(tl.unsolved)],
           ['no solution', String(tl.none)],
