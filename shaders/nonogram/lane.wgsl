@@ -77,6 +77,8 @@ var<private> generations: u32;
 var<private> solutions: u32;
 // cells decided by line logic since `gained` was last reset (a probe copy's cells = its node's + gained)
 var<private> gained: u32;
+// rows where line logic decided cells since `touched` was last reset (a probe copy differs from its node only there)
+var<private> touched: u32;
 
 fn clue_word(i: u32) -> u32 {
   return input[i];
@@ -113,6 +115,8 @@ fn settle_pass(s: ptr<private, State>, rows: bool, dirty: u32) -> u32 {
     (*s)[ownE + line] = st.emp;
     news |= nf | ne;
     gained += countOneBits(nf | ne);
+    // a row's news is on that row; a column's news is on the rows of its new bits
+    touched |= select(nf | ne, 1u << line, rows);
     let bit = 1u << line;
     var b = nf;
     loop {
@@ -182,6 +186,7 @@ fn probe(dst: ptr<private, State>, r: u32, c: u32, filled: bool) -> bool {
     (*dst)[COL_E + c] |= 1u << r;
   }
   gained = 1u;
+  touched = 1u << r;
   return propagate(dst, 1u << r, 1u << c);
 }
 
@@ -267,6 +272,7 @@ fn probe_all() -> u32 {
           probes += 2u;
           let fillOk = probe(&fillC, r, cell, true);
           let fillKnown = curKnown + gained;
+          let fillTouched = touched;
           let emptyOk = probe(&emptyC, r, cell, false);
           let emptyKnown = curKnown + gained;
           if (!fillOk && !emptyOk) { return NODE_FAILED; }
@@ -282,11 +288,14 @@ fn probe_all() -> u32 {
             // cells both copies agree on are forced; line logic spreads them before the next probe
             var rowNews = 0u;
             var colNews = 0u;
-            for (var y = 0u; y < height; y++) {
-              knownBefore[y] = known_row(&cur, y);
+            // only rows both copies touched can hold cells they agree on
+            for (var both = fillTouched & touched; both != 0u; both &= both - 1u) {
+              let y = firstTrailingBit(both);
               let f = fillC[ROW_F + y] & emptyC[ROW_F + y] & ~cur[ROW_F + y];
               let e = fillC[ROW_E + y] & emptyC[ROW_E + y] & ~cur[ROW_E + y];
               if ((f | e) == 0u) { continue; }
+              // the node's known cells before the news, once (mark_lines compares with them)
+              if (rowNews == 0u) { remember_known(&cur); }
               rowNews |= 1u << y;
               colNews |= f | e;
               cur[ROW_F + y] |= f;
