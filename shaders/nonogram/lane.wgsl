@@ -331,6 +331,19 @@ fn probe_all() -> u32 {
   }
 }
 
+// The branch's filled or empty copy becomes the node, its probe set the lines it changed (from `knownBefore`, the
+// parent's known cells).
+fn enter_child(filled: bool) {
+  for (var y = 0u; y < MAX_LINES; y++) { open[y] = 0u; }
+  if (filled) {
+    mark_lines(&open, &fillC, &knownBefore);
+    cur = fillC;
+  } else {
+    mark_lines(&open, &emptyC, &knownBefore);
+    cur = emptyC;
+  }
+}
+
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn nono_lanes() {
   loop {
@@ -425,27 +438,13 @@ fn nono_lanes() {
         // set: the cells on the lines its branch changed
         let emptyFirst = gained < fillGained;
         remember_known(&cur);
-        for (var y = 0u; y < MAX_LINES; y++) { open[y] = 0u; }
-        if (emptyFirst) {
-          mark_lines(&open, &fillC, &knownBefore);
-          cur = fillC;
-        } else {
-          mark_lines(&open, &emptyC, &knownBefore);
-          cur = emptyC;
-        }
+        enter_child(emptyFirst);
         let at = stack + depth * ENTRY_WORDS;
         for (var x = 0u; x < STATE_WORDS; x++) { scratch[at + x] = cur[x]; }
         for (var y = 0u; y < MAX_LINES; y++) { scratch[at + STATE_WORDS + y] = open[y]; }
         depth++;
         deepest = max(deepest, depth);
-        for (var y = 0u; y < MAX_LINES; y++) { open[y] = 0u; }
-        if (emptyFirst) {
-          mark_lines(&open, &emptyC, &knownBefore);
-          cur = emptyC;
-        } else {
-          mark_lines(&open, &fillC, &knownBefore);
-          cur = fillC;
-        }
+        enter_child(!emptyFirst);
         continue;
       }
       if (depth == 0u) { break; }

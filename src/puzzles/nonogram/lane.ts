@@ -152,18 +152,7 @@ export async function solveNonogramLanes(
             free.push(job.slot);
             finished++;
             const found = status === 'multiple' ? 2 : status === 'solved' ? 1 : 0;
-            out[job.index] = {
-              status,
-              solutions: Array.from({ length: found }, (_, s) => solutionOfRows(r, at + RESULT_HEADER + 32 * s, p.width, p.height)),
-              probes: r[at + 1],
-              branches: r[at + 2],
-              settles: r[at + 3],
-              generations: r[at + 4],
-              level: LEVELS[r[at + 5]],
-              nodes: r[at + 6],
-              depth: r[at + 7],
-              ms,
-            };
+            out[job.index] = outcomeOf(status, r, at, at + RESULT_HEADER, found, p, ms);
           }
           if (finished) opts.onChunk?.(finished);
         },
@@ -202,22 +191,27 @@ async function readSuspended(
       const p = puzzles[job.index];
       const at = k * SLOT_REPORT;
       // slot header: the result header's counters from word 1, then stack depth and solutions (lane.wgsl)
-      out[job.index] = {
-        status: 'suspended',
-        solutions: Array.from({ length: Math.min(2, h[at + 9]) }, (_, s) => solutionOfRows(h, at + 16 + 32 * s, p.width, p.height)),
-        probes: h[at + 1],
-        branches: h[at + 2],
-        settles: h[at + 3],
-        generations: h[at + 4],
-        level: LEVELS[h[at + 5]],
-        nodes: h[at + 6],
-        depth: h[at + 7],
-        ms,
-      };
+      out[job.index] = outcomeOf('suspended', h, at, at + 16, Math.min(2, h[at + 9]), p, ms);
     });
   } finally {
     read.destroy();
   }
+}
+
+/** An outcome from a header of counters (result layout: words 1-7) and `found` solutions of 32 rows at `solutionsAt`. */
+function outcomeOf(status: LaneStatus, w: Uint32Array, at: number, solutionsAt: number, found: number, p: Nonogram, ms: number): LaneOutcome {
+  return {
+    status,
+    solutions: Array.from({ length: found }, (_, s) => solutionOfRows(w, solutionsAt + 32 * s, p.width, p.height)),
+    probes: w[at + 1],
+    branches: w[at + 2],
+    settles: w[at + 3],
+    generations: w[at + 4],
+    level: LEVELS[w[at + 5]],
+    nodes: w[at + 6],
+    depth: w[at + 7],
+    ms,
+  };
 }
 
 /** The starting cells as rows' filled and empty bits. */
