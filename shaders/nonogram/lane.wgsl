@@ -4,19 +4,20 @@
 //
 // A node is the puzzle's cells in private memory, both orientations (rows' and columns' filled/empty bits), so a
 // line reads its own word and news go to the crossing lines bit by bit. Line logic settles dirty rows, then dirty
-// columns, until nothing is dirty (settle1 in settle.wgsl: the exact settle). Probing sweeps the unknown cells:
-// each is set filled in one copy and empty in another, both run line logic; a contradiction fixes the cell to the
-// surviving copy, cells both copies agree on are fixed; a sweep that changes nothing ends probing, and the cell
-// whose weaker copy decides the most cells is branched on: the filled copy runs on, the empty one waits on the
-// invocation's stack in `scratch` (depth first). The search ends at `maxSolutions` solutions or an empty stack.
+// columns, until nothing is dirty (settle1 in settle.wgsl: the exact settle). Probing takes the cells of the node's
+// probe set: each is set filled in one copy and empty in another, both run line logic; a contradiction fixes the
+// cell to the surviving copy, cells both copies agree on are fixed, and news puts the unknown cells of its rows and
+// columns back in the set. When the set is empty, the cell probed since the last news whose weaker copy decides the
+// most cells is branched on: the copy that decided fewer cells runs on, the other waits on the job's stack in its
+// slot of `scratch` (depth first). The search ends at `maxSolutions` solutions or an empty stack.
 //
 // Why one puzzle per invocation on SwiftShader: the rounds solver (line.wgsl + solver.ts) pays a readback and host
 // decisions per round and moves every probe copy through storage; here a probe copy never leaves the invocation and
-// a chunk of puzzles is one dispatch and one readback (engine/lanes.wgsl).
+// a round of jobs is one dispatch and one readback (engine/lanes.wgsl, lane.ts).
 
 struct Params {
   count: u32,
-  // waiting copies per job (its stack in its slot of scratch, STATE_WORDS each)
+  // waiting copies per job (its stack in its slot of scratch, ENTRY_WORDS each)
   depthCap: u32,
   // probes one puzzle may run in all before it is handed back as capped
   probeCap: u32,
@@ -34,8 +35,9 @@ struct Params {
 // 1), rows' filled bits (height words), rows' empty bits (height words)]; a clue table is packClues' (pack.ts),
 // offsets from its start.
 // scratch: one slot per job in flight, `slotWords` words each, that keeps a suspended search between dispatches:
-// SLOT_HEADER words (the counters, RESULT_HEADER layout from word 1, and the stack depth), two solutions, the node
-// to probe next, then the stack of waiting copies (each with its probe set).
+// a header of 16 words (the counters, RESULT_HEADER layout from word 1, then the stack depth and the solutions
+// found), two solutions, the node to probe next with its probe set, then the stack of waiting copies (each with its
+// probe set).
 // results: RESULT_WORDS per job: RESULT_HEADER words (status, probes, branches, settles, root generations, level,
 // nodes, deepest stack), then two solutions as rows' filled bits (MAX_LINES words each); a suspended job has status
 // STATUS_SUSPENDED and nothing else.
@@ -43,7 +45,6 @@ const MAX_LINES: u32 = 32u;
 const RESULT_HEADER: u32 = 8u;
 const RESULT_WORDS: u32 = 72u;  // RESULT_HEADER + 2 * MAX_LINES
 const STATE_WORDS: u32 = 128u;
-const SLOT_HEADER: u32 = 16u;
 const SLOT_SOLUTIONS: u32 = 16u;
 const SLOT_NODE: u32 = 80u;      // SLOT_SOLUTIONS + 2 * MAX_LINES
 const SLOT_STACK: u32 = 240u;    // SLOT_NODE + ENTRY_WORDS
@@ -88,14 +89,23 @@ fn line_mask(len: u32) -> u32 {
   return (1u << len) - 1u;
 }
 
+// Adds filled (nf) and empty (ne) cells to a row (rows) or column of `s`, and to the crossing lines' words.
+fn add_cells(s: ptr<private, State>, rows: bool, line: u32, nf: u32, ne: u32) {
+  (*s)[select(COL_F, ROW_F, rows) + line] |= nf;
+  (*s)[select(COL_E, ROW_E, rows) + line] |= ne;
+  let otherF = select(ROW_F, COL_F, rows);
+  let otherE = select(ROW_E, COL_E, rows);
+  let bit = 1u << line;
+  for (var b = nf; b != 0u; b &= b - 1u) { (*s)[otherF + firstTrailingBit(b)] |= bit; }
+  for (var b = ne; b != 0u; b &= b - 1u) { (*s)[otherE + firstTrailingBit(b)] |= bit; }
+}
+
 // One pass over the dirty lines of an orientation: settles each, writes news to its own word and the crossing lines'
 // words, returns the crossing lines made dirty (bit 31 set: a contradiction; lines have at most 31 cells).
 fn settle_pass(s: ptr<private, State>, rows: bool, dirty: u32) -> u32 {
   let len = select(height, width, rows);
   let ownF = select(COL_F, ROW_F, rows);
   let ownE = select(COL_E, ROW_E, rows);
-  let otherF = select(ROW_F, COL_F, rows);
-  let otherE = select(ROW_E, COL_E, rows);
   let clueLine = select(height, 0u, rows);
   var news = 0u;
   var m = dirty;
@@ -111,25 +121,11 @@ fn settle_pass(s: ptr<private, State>, rows: bool, dirty: u32) -> u32 {
     let nf = st.fil & ~fil;
     let ne = st.emp & ~emp;
     if ((nf | ne) == 0u) { continue; }
-    (*s)[ownF + line] = st.fil;
-    (*s)[ownE + line] = st.emp;
+    add_cells(s, rows, line, nf, ne);
     news |= nf | ne;
     gained += countOneBits(nf | ne);
     // a row's news is on that row; a column's news is on the rows of its new bits
     touched |= select(nf | ne, 1u << line, rows);
-    let bit = 1u << line;
-    var b = nf;
-    loop {
-      if (b == 0u) { break; }
-      (*s)[otherF + firstTrailingBit(b)] |= bit;
-      b &= b - 1u;
-    }
-    b = ne;
-    loop {
-      if (b == 0u) { break; }
-      (*s)[otherE + firstTrailingBit(b)] |= bit;
-      b &= b - 1u;
-    }
   }
   return news;
 }
@@ -166,25 +162,10 @@ fn known(s: ptr<private, State>) -> u32 {
   return k;
 }
 
-fn complete(s: ptr<private, State>) -> bool {
-  let full = line_mask(width);
-  var all = true;
-  for (var r = 0u; r < height; r++) {
-    all = all && ((*s)[ROW_F + r] | (*s)[ROW_E + r]) == full;
-  }
-  return all;
-}
-
 // the node with cell (r, c) set filled or empty, through line logic; false: a contradiction
 fn probe(dst: ptr<private, State>, r: u32, c: u32, filled: bool) -> bool {
   *dst = cur;
-  if (filled) {
-    (*dst)[ROW_F + r] |= 1u << c;
-    (*dst)[COL_F + c] |= 1u << r;
-  } else {
-    (*dst)[ROW_E + r] |= 1u << c;
-    (*dst)[COL_E + c] |= 1u << r;
-  }
+  add_cells(dst, true, r, select(0u, 1u << c, filled), select(1u << c, 0u, filled));
   gained = 1u;
   touched = 1u << r;
   return propagate(dst, 1u << r, 1u << c);
@@ -217,29 +198,28 @@ var<private> branchCell: u32;
 
 // the node's probe set: bit c of word r = probe cell (r, c)
 var<private> open: array<u32, 32>;
+// known cells per row of the node before its last news
+var<private> knownBefore: array<u32, 32>;
 
 fn known_row(s: ptr<private, State>, r: u32) -> u32 {
   return (*s)[ROW_F + r] | (*s)[ROW_E + r];
 }
 
-// Puts in `into` the unknown cells of `s` on the rows and columns where `s` knows cells that `was` (known cells
-// per row) did not.
-fn mark_lines(into: ptr<private, array<u32, 32>>, s: ptr<private, State>, was: ptr<private, array<u32, 32>>) {
+// Puts in `open` the unknown cells of `s` on the rows and columns where `s` knows cells that `knownBefore` did not.
+fn mark_lines(s: ptr<private, State>) {
   var rows = 0u;
   var cols = 0u;
   for (var r = 0u; r < height; r++) {
-    let news = known_row(s, r) & ~(*was)[r];
+    let news = known_row(s, r) & ~knownBefore[r];
     rows |= select(0u, 1u << r, news != 0u);
     cols |= news;
   }
   let full = line_mask(width);
   for (var r = 0u; r < height; r++) {
     let lines = select(cols, full, ((rows >> r) & 1u) != 0u);
-    (*into)[r] |= lines & full & ~known_row(s, r);
+    open[r] |= lines & full & ~known_row(s, r);
   }
 }
-
-var<private> knownBefore: array<u32, 32>;
 
 fn remember_known(s: ptr<private, State>) {
   for (var r = 0u; r < height; r++) { knownBefore[r] = known_row(s, r); }
@@ -266,7 +246,7 @@ fn probe_all() -> u32 {
           let cell = firstTrailingBit(next);
           c = cell + 1u;
           open[r] &= ~(1u << cell);
-          if (((cur[ROW_F + r] | cur[ROW_E + r]) & (1u << cell)) != 0u) { continue; }
+          if ((known_row(&cur, r) & (1u << cell)) != 0u) { continue; }
           any = true;
           if (probes >= params.probeCap) { return NODE_CAPPED; }
           probes += 2u;
@@ -298,10 +278,7 @@ fn probe_all() -> u32 {
               if (rowNews == 0u) { remember_known(&cur); }
               rowNews |= 1u << y;
               colNews |= f | e;
-              cur[ROW_F + y] |= f;
-              cur[ROW_E + y] |= e;
-              for (var b = f; b != 0u; b &= b - 1u) { cur[COL_F + firstTrailingBit(b)] |= 1u << y; }
-              for (var b = e; b != 0u; b &= b - 1u) { cur[COL_E + firstTrailingBit(b)] |= 1u << y; }
+              add_cells(&cur, true, y, f, e);
             }
             if (rowNews == 0u) {
               let score = i32(min(fillKnown, emptyKnown)) - base;
@@ -317,7 +294,7 @@ fn probe_all() -> u32 {
           // news: earlier outcomes no longer hold; the cells near it are probed (again)
           bestScore = -1;
           base = i32(curKnown);
-          mark_lines(&open, &cur, &knownBefore);
+          mark_lines(&cur);
         }
       }
       if (!any) { break; }
@@ -336,10 +313,10 @@ fn probe_all() -> u32 {
 fn enter_child(filled: bool) {
   for (var y = 0u; y < MAX_LINES; y++) { open[y] = 0u; }
   if (filled) {
-    mark_lines(&open, &fillC, &knownBefore);
+    mark_lines(&fillC);
     cur = fillC;
   } else {
-    mark_lines(&open, &emptyC, &knownBefore);
+    mark_lines(&emptyC);
     cur = emptyC;
   }
 }
@@ -381,17 +358,10 @@ fn nono_lanes() {
       generations = 0u;
       solutions = 0u;
       for (var x = 0u; x < STATE_WORDS; x++) { cur[x] = 0u; }
-      for (var r = 0u; r < height; r++) {
-        let f = input[rec + 4u + r];
-        let e = input[rec + 4u + height + r];
-        cur[ROW_F + r] = f;
-        cur[ROW_E + r] = e;
-        for (var b = f; b != 0u; b &= b - 1u) { cur[COL_F + firstTrailingBit(b)] |= 1u << r; }
-        for (var b = e; b != 0u; b &= b - 1u) { cur[COL_E + firstTrailingBit(b)] |= 1u << r; }
-      }
+      for (var r = 0u; r < height; r++) { add_cells(&cur, true, r, input[rec + 4u + r], input[rec + 4u + height + r]); }
       if (!propagate(&cur, line_mask(height), line_mask(width))) {
         status = STATUS_CONTRADICTION;
-      } else if (complete(&cur)) {
+      } else if (known(&cur) == width * height) {
         add_solution(&cur);
         status = STATUS_SOLVED;
       }

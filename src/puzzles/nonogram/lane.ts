@@ -66,7 +66,8 @@ export function nonogramLanePipeline(ctx: GpuContext): Promise<GPUComputePipelin
 }
 
 /**
- * Solves the puzzles (each must pass laneTakes); outcomes in puzzle order, undefined past a deadline.
+ * Solves the puzzles (each must pass laneTakes); outcomes in puzzle order: `suspended` for a search the deadline
+ * stopped (its counters, a solution if it had found one), undefined for a puzzle it never started.
  *
  * In rounds: each round is one dispatch of the jobs in flight (one slot of scratch each, `slots` at most); a job
  * runs until its puzzle is done or it has spent `budget` probes in the round, then waits in its slot for the next
@@ -127,8 +128,11 @@ export async function solveNonogramLanes(
             words[k] = words.length;
             const rec = words.length;
             words.push(p.width | (p.height << 8), 0, job.slot, job.resume ? 1 : 0);
-            const { filled, empty } = rowBits(p);
-            words.push(...filled, ...empty);
+            // a resumed search has its cells in its slot: only a new one needs the starting cells
+            if (!job.resume) {
+              const { filled, empty } = rowBits(p);
+              words.push(...filled, ...empty);
+            }
             words[rec + 1] = words.length;
             for (const w of clueTables[job.index]) words.push(w);
           });

@@ -380,21 +380,23 @@ export function solveCpu(p: Nonogram, opts: CpuSolveOptions = {}): CpuSolveResul
           const a = probe(cells, i, FILLED);
           const b = probe(cells, i, EMPTY);
           if (!a.ok && !b.ok) return { ok: false };
-          const before = Uint8Array.from(cells);
+          // the node's cells before news (markLines compares with them), taken only when there is news
+          let before: Uint8Array;
           if (!a.ok || !b.ok) {
+            before = Uint8Array.from(cells);
             cells.set((a.ok ? a : b).cells); // the surviving outcome holds: everything it decided is forced
           } else {
             if (!a.cells.includes(UNKNOWN)) addSolution(a.cells);
             if (!b.cells.includes(UNKNOWN)) addSolution(b.cells);
             if (solutions.length >= maxSolutions) return { ok: true };
-            let agreed = false;
+            let agreed: Uint8Array | undefined;
             solver.rowDirty.fill(0);
             solver.colDirty.fill(0);
             for (let c = 0; c < n; c++) {
               if (cells[c] === UNKNOWN && a.cells[c] !== UNKNOWN && a.cells[c] === b.cells[c]) {
+                agreed ??= Uint8Array.from(cells);
                 cells[c] = a.cells[c];
                 solver.touch(c);
-                agreed = true;
               }
             }
             if (!agreed) {
@@ -405,6 +407,7 @@ export function solveCpu(p: Nonogram, opts: CpuSolveOptions = {}): CpuSolveResul
             // cells both outcomes agree on are forced; let line logic spread them from their lines before the next
             // probe (the fixpoint is the same from any dirty set that covers the news)
             if (run(cells).status === 'contradiction') return { ok: false };
+            before = agreed;
           }
           // news: earlier outcomes no longer hold; the cells near it are probed (again)
           best = undefined;
