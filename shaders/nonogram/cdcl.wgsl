@@ -1,0 +1,676 @@
+// Conflict-driven search for nonograms, one puzzle per invocation (src/puzzles/nonogram/cdcl-lanes.ts), for puzzles
+// whose lines fit one word (up to 31 cells). CPU twin: solveCdclCpu in src/puzzles/nonogram/cdcl.ts, step for step
+// (tests compare conflicts, decisions, settles and solutions exactly); the algorithm is described there.
+//
+// The cells are in private memory (rows' and columns' filled/empty words, as lane.wgsl keeps them); everything
+// else of the search (trail, levels, reasons, activities, learned clauses with their watch chains) lives in the
+// job's slot of `scratch`, so a job that has spent its share of conflicts suspends by saving its cells and a few
+// counters, and goes on in the next round's dispatch.
+//
+// A cell's index is row * 32 + column (the twin's row * width + column sorts the same way), a literal is
+// 2 * cell + 1 for "empty", 2 * cell for "filled".
+
+struct Params {
+  count: u32,
+  // conflicts one puzzle may take before it is handed back as capped
+  conflictCap: u32,
+  // 1: stop at the first solution; 2: prove uniqueness or find a second
+  maxSolutions: u32,
+  // conflicts a job may take in this dispatch before it is suspended (at its next decision)
+  budget: u32,
+  // words per slot of scratch
+  slotWords: u32,
+  // words of a slot's learned-clause arena
+  arenaWords: u32,
+}
+
+@group(0) @binding(0) var<uniform> params: Params;
+
+// input: one word per job, the offset of its record: [width | height << 8, clue table offset, slot, resume (0 or
+// 1), rows' filled bits (height words), rows' empty bits (height words)]; a clue table is packClues' (pack.ts).
+// results: RESULT_WORDS per job: status, conflicts, decisions, settles, explanation settles, learned clauses,
+// restarts, line only (1: no decision was needed); then two solutions as rows' filled bits (32 words each). A
+// suspended job has status STATUS_SUSPENDED and nothing else.
+const RESULT_HEADER: u32 = 8u;
+const RESULT_WORDS: u32 = 72u;
+
+// a slot: the header (counters from word 1 in the results' order, then the search's registers), two solutions,
+// the suspended cells, per-cell arrays, then `mem`: watch heads (one per literal), the blocking clause's room and
+// the arena of learned clauses ([length, link of literal 0, link of literal 1, literals...]). Links are `mem`
+// addresses, as in the twin.
+const S_SOLUTIONS: u32 = 32u;
+const S_CELLS: u32 = 96u;
+const S_LEVEL: u32 = 224u;
+const S_TPOS: u32 = 1248u;
+const S_REASON: u32 = 2272u;
+const S_ACT: u32 = 3296u;
+const S_TRAIL: u32 = 4320u;
+const S_TRAIL_LIM: u32 = 5344u;
+const S_LEARNT: u32 = 6369u;
+const S_PHASE: u32 = 7394u;
+const S_MEM: u32 = 7426u;
+const MAX_CELLS: u32 = 1024u;
+const HEADS_WORDS: u32 = 2048u;  // 2 * MAX_CELLS
+const BLOCK: u32 = 2048u;
+const ARENA: u32 = 3075u;        // BLOCK + MAX_CELLS + 3
+// header words past the counters
+const H_SOLUTIONS: u32 = 8u;
+const H_TRAIL: u32 = 9u;
+const H_LEVEL: u32 = 10u;
+const H_INC: u32 = 11u;
+const H_TOP: u32 = 12u;
+const H_BLOCK: u32 = 13u;
+const H_RESTARTS: u32 = 14u;
+const H_UNTIL_RESTART: u32 = 15u;
+
+const KEEP_LENGTH: u32 = 12u;
+const RESTART_BASE: u32 = 100u;
+const NONE: u32 = 0xffffffffu;
+const DECISION: u32 = 0xffffffffu;
+const FACT: u32 = 0xfffffffeu;
+const LINE_REASON: u32 = 0x80000000u;
+const COL_REASON: u32 = 0x40000000u;
+const PROPAGATED: u32 = 0xfffffffdu;
+
+const FILLED: u32 = 1u;
+const EMPTY: u32 = 2u;
+
+const ROW_F: u32 = 0u;
+const ROW_E: u32 = 32u;
+const COL_F: u32 = 64u;
+const COL_E: u32 = 96u;
+alias State = array<u32, 128>;
+var<private> cur: State;
+
+var<private> width: u32;
+var<private> height: u32;
+var<private> cells: u32;
+var<private> clues: u32;
+var<private> slotAt: u32;
+var<private> memAt: u32;
+
+// the search's registers (saved in the slot's header while suspended)
+var<private> conflicts: u32;
+var<private> decisions: u32;
+var<private> settles: u32;
+var<private> explainSettles: u32;
+var<private> learned: u32;
+var<private> restarts: u32;
+var<private> lineOnly: u32;
+var<private> solutions: u32;
+var<private> trailLen: u32;
+var<private> dl: u32;
+var<private> qhead: u32;
+var<private> rowDirty: u32;
+var<private> colDirty: u32;
+var<private> inc: u32;
+var<private> top: u32;
+var<private> blockAt: u32;
+var<private> restartCount: u32;
+var<private> untilRestart: u32;
+
+var<private> seen: array<u32, 32>;
+// an explanation: false literals
+var<private> expl: array<u32, 32>;
+var<private> explLen: u32;
+var<private> learntLen: u32;
+var<private> pathC: u32;
+
+fn clue_word(i: u32) -> u32 {
+  return input[i];
+}
+
+fn mem(a: u32) -> u32 {
+  return scratch[memAt + a];
+}
+
+fn set_mem(a: u32, v: u32) {
+  scratch[memAt + a] = v;
+}
+
+fn value_of(c: u32) -> u32 {
+  let r = c >> 5u;
+  let bit = 1u << (c & 31u);
+  if ((cur[ROW_F + r] & bit) != 0u) { return FILLED; }
+  if ((cur[ROW_E + r] & bit) != 0u) { return EMPTY; }
+  return 0u;
+}
+
+fn lit_of(c: u32) -> u32 {
+  return 2u * c + select(0u, 1u, value_of(c) == EMPTY);
+}
+
+// 1 true, 2 false, 0 unassigned
+fn lit_state(q: u32) -> u32 {
+  let v = value_of(q >> 1u);
+  if (v == 0u) { return 0u; }
+  return select(2u, 1u, (v == EMPTY) == ((q & 1u) == 1u));
+}
+
+fn assign(c: u32, v: u32, why: u32) {
+  let r = c >> 5u;
+  let col = c & 31u;
+  if (v == FILLED) {
+    cur[ROW_F + r] |= 1u << col;
+    cur[COL_F + col] |= 1u << r;
+  } else {
+    cur[ROW_E + r] |= 1u << col;
+    cur[COL_E + col] |= 1u << r;
+  }
+  scratch[slotAt + S_LEVEL + c] = dl;
+  scratch[slotAt + S_TPOS + c] = trailLen;
+  scratch[slotAt + S_REASON + c] = why;
+  scratch[slotAt + S_TRAIL + trailLen] = c;
+  trailLen++;
+  // the line whose settle decided the cell is at its fixpoint already
+  let byLine = (why & LINE_REASON) != 0u && why != DECISION && why != FACT;
+  let byCol = byLine && (why & COL_REASON) != 0u;
+  let line = (why >> 20u) & 31u;
+  if (!(byLine && !byCol && line == r)) { rowDirty |= 1u << r; }
+  if (!(byLine && byCol && line == col)) { colDirty |= 1u << col; }
+}
+
+fn assign_lit(q: u32, why: u32) {
+  assign(q >> 1u, select(FILLED, EMPTY, (q & 1u) == 1u), why);
+}
+
+fn cell_of(isCol: bool, l: u32, i: u32) -> u32 {
+  return select(l * 32u + i, i * 32u + l, isCol);
+}
+
+fn clue_of(isCol: bool, l: u32) -> u32 {
+  return clues + clue_word(clues + select(0u, height, isCol) + l);
+}
+
+// The false literals of the cells of line l known before trail position `pos` that still force `goal` to `tv`
+// (goal NONE: still contradict the clue), reduced latest first; into `expl`.
+fn explain(isCol: bool, l: u32, pos: u32, goal: u32, tv: u32) {
+  let len = select(width, height, isCol);
+  let fil = cur[select(ROW_F, COL_F, isCol) + l];
+  let emp = cur[select(ROW_E, COL_E, isCol) + l];
+  let clue = clue_of(isCol, l);
+  var keep = 0u;
+  var tIndex = 0u;
+  for (var i = 0u; i < len; i++) {
+    let c = cell_of(isCol, l, i);
+    if (c == goal) {
+      tIndex = i;
+    } else if ((((fil | emp) >> i) & 1u) != 0u && scratch[slotAt + S_TPOS + c] < pos) {
+      keep |= 1u << i;
+    }
+  }
+  var tried = 0u;
+  loop {
+    var pick = 32u;
+    var latest = 0u;
+    for (var m = keep & ~tried; m != 0u; m &= m - 1u) {
+      let i = firstTrailingBit(m);
+      let t = scratch[slotAt + S_TPOS + cell_of(isCol, l, i)];
+      if (pick == 32u || t > latest) {
+        latest = t;
+        pick = i;
+      }
+    }
+    if (pick == 32u) { break; }
+    tried |= 1u << pick;
+    let without = keep & ~(1u << pick);
+    explainSettles++;
+    let st = settle1(fil & without, emp & without, len, clue);
+    var holds = !st.ok;
+    if (goal != NONE) {
+      holds = st.ok && ((select(st.emp, st.fil, tv == FILLED) >> tIndex) & 1u) != 0u;
+    }
+    if (holds) { keep = without; }
+  }
+  explLen = 0u;
+  for (var m = keep; m != 0u; m &= m - 1u) {
+    expl[explLen] = lit_of(cell_of(isCol, l, firstTrailingBit(m))) ^ 1u;
+    explLen++;
+  }
+}
+
+// Settles line l; false: a contradiction (its explanation in `expl`).
+fn settle_line(isCol: bool, l: u32) -> bool {
+  let len = select(width, height, isCol);
+  let fil = cur[select(ROW_F, COL_F, isCol) + l];
+  let emp = cur[select(ROW_E, COL_E, isCol) + l];
+  settles++;
+  let pos = trailLen;
+  let st = settle1(fil, emp, len, clue_of(isCol, l));
+  if (!st.ok) {
+    explain(isCol, l, pos, NONE, 0u);
+    return false;
+  }
+  let why = LINE_REASON | select(0u, COL_REASON, isCol) | (l << 20u) | pos;
+  let nf = st.fil & ~fil;
+  for (var m = nf | (st.emp & ~emp); m != 0u; m &= m - 1u) {
+    let i = firstTrailingBit(m);
+    assign(cell_of(isCol, l, i), select(EMPTY, FILLED, ((nf >> i) & 1u) != 0u), why);
+  }
+  return true;
+}
+
+// PROPAGATED, or the conflict: NONE after a settle contradiction (explanation in `expl`), else the clause's address
+fn propagate() -> u32 {
+  loop {
+    loop {
+      if (qhead >= trailLen) { break; }
+      let falseLit = lit_of(scratch[slotAt + S_TRAIL + qhead]) ^ 1u;
+      qhead++;
+      var link = falseLit;
+      var cl = mem(link);
+      loop {
+        if (cl == NONE) { break; }
+        let k = select(1u, 0u, mem(cl + 3u) == falseLit);
+        let next = mem(cl + 1u + k);
+        let other = mem(cl + 4u - k);
+        if (lit_state(other) == 1u) {
+          link = cl + 1u + k;
+          cl = next;
+          continue;
+        }
+        let len = mem(cl);
+        var moved = false;
+        for (var j = 2u; j < len; j++) {
+          let q = mem(cl + 3u + j);
+          if (lit_state(q) != 2u) {
+            set_mem(cl + 3u + k, q);
+            set_mem(cl + 3u + j, falseLit);
+            set_mem(link, next);
+            set_mem(cl + 1u + k, mem(q));
+            set_mem(q, cl);
+            moved = true;
+            break;
+          }
+        }
+        if (!moved) {
+          if (lit_state(other) == 2u) { return cl; }
+          assign_lit(other, cl);
+          link = cl + 1u + k;
+        }
+        cl = next;
+      }
+    }
+    if (rowDirty != 0u) {
+      let l = firstTrailingBit(rowDirty);
+      rowDirty &= rowDirty - 1u;
+      if (!settle_line(false, l)) { return NONE; }
+    } else if (colDirty != 0u) {
+      let l = firstTrailingBit(colDirty);
+      colDirty &= colDirty - 1u;
+      if (!settle_line(true, l)) { return NONE; }
+    } else {
+      return PROPAGATED;
+    }
+  }
+}
+
+fn rescale() {
+  for (var r = 0u; r < height; r++) {
+    for (var col = 0u; col < width; col++) {
+      let a = slotAt + S_ACT + r * 32u + col;
+      scratch[a] = scratch[a] >> 10u;
+    }
+  }
+  inc = max(1u, inc >> 10u);
+}
+
+fn take_lit(q: u32) {
+  let v = q >> 1u;
+  let bit = 1u << (v & 31u);
+  if ((seen[v >> 5u] & bit) != 0u || scratch[slotAt + S_LEVEL + v] == 0u) { return; }
+  seen[v >> 5u] |= bit;
+  let a = slotAt + S_ACT + v;
+  scratch[a] += inc;
+  if (scratch[a] > 0x40000000u) { rescale(); }
+  if (scratch[slotAt + S_LEVEL + v] == dl) {
+    pathC++;
+  } else {
+    scratch[slotAt + S_LEARNT + learntLen] = q;
+    learntLen++;
+  }
+}
+
+fn take_explanation() {
+  for (var j = 0u; j < explLen; j++) { take_lit(expl[j]); }
+}
+
+// a clause's literals but the one of cell `skip` (NONE: all)
+fn take_clause(at: u32, skip: u32) {
+  let len = mem(at);
+  for (var j = 0u; j < len; j++) {
+    let q = mem(at + 3u + j);
+    if ((q >> 1u) != skip) { take_lit(q); }
+  }
+}
+
+// 1-UIP: the learned clause in the slot's learnt words, the asserting literal first, the backjump level's second;
+// returns the backjump level
+fn analyze(confl: u32) -> u32 {
+  learntLen = 1u;
+  pathC = 0u;
+  if (confl == NONE) { take_explanation(); } else { take_clause(confl, NONE); }
+  var idx = trailLen - 1u;
+  var pc = 0u;
+  loop {
+    loop {
+      let c = scratch[slotAt + S_TRAIL + idx];
+      if ((seen[c >> 5u] & (1u << (c & 31u))) != 0u) { break; }
+      idx--;
+    }
+    pc = scratch[slotAt + S_TRAIL + idx];
+    idx--;
+    seen[pc >> 5u] &= ~(1u << (pc & 31u));
+    pathC--;
+    if (pathC == 0u) { break; }
+    let why = scratch[slotAt + S_REASON + pc];
+    if ((why & LINE_REASON) != 0u) {
+      explain((why & COL_REASON) != 0u, (why >> 20u) & 31u, why & 0xfffffu, pc, value_of(pc));
+      take_explanation();
+    } else {
+      take_clause(why, pc);
+    }
+  }
+  scratch[slotAt + S_LEARNT] = lit_of(pc) ^ 1u;
+  var bt = 0u;
+  var at = 1u;
+  for (var j = 1u; j < learntLen; j++) {
+    let v = scratch[slotAt + S_LEARNT + j] >> 1u;
+    seen[v >> 5u] &= ~(1u << (v & 31u));
+    let lv = scratch[slotAt + S_LEVEL + v];
+    if (lv > bt) {
+      bt = lv;
+      at = j;
+    }
+  }
+  if (learntLen > 1u) {
+    let t = scratch[slotAt + S_LEARNT + 1u];
+    scratch[slotAt + S_LEARNT + 1u] = scratch[slotAt + S_LEARNT + at];
+    scratch[slotAt + S_LEARNT + at] = t;
+  }
+  return bt;
+}
+
+fn cancel_until(lv: u32) {
+  if (dl <= lv) { return; }
+  let stop = scratch[slotAt + S_TRAIL_LIM + lv];
+  for (var k = trailLen; k > stop; k--) {
+    let c = scratch[slotAt + S_TRAIL + k - 1u];
+    let r = c >> 5u;
+    let col = c & 31u;
+    let filled = (cur[ROW_F + r] >> col) & 1u;
+    let pw = slotAt + S_PHASE + r;
+    scratch[pw] = (scratch[pw] & ~(1u << col)) | (filled << col);
+    cur[ROW_F + r] &= ~(1u << col);
+    cur[ROW_E + r] &= ~(1u << col);
+    cur[COL_F + col] &= ~(1u << r);
+    cur[COL_E + col] &= ~(1u << r);
+  }
+  trailLen = stop;
+  qhead = stop;
+  dl = lv;
+  rowDirty = 0u;
+  colDirty = 0u;
+}
+
+// Writes a clause at `at` from `len` literals at scratch[src..] (may be the clause's own place) and links its
+// first two literals; returns its address.
+fn put_clause(at: u32, src: u32, len: u32) -> u32 {
+  set_mem(at, len);
+  for (var j = 0u; j < len; j++) { set_mem(at + 3u + j, scratch[src + j]); }
+  let a = mem(at + 3u);
+  let b = mem(at + 4u);
+  set_mem(at + 1u, mem(a));
+  set_mem(a, at);
+  set_mem(at + 2u, mem(b));
+  set_mem(b, at);
+  return at;
+}
+
+// Backjumps to `bt` and asserts the learnt clause's first literal (a unit at level 0, else by a new clause at `at`).
+fn assert_learnt(bt: u32, at: u32) {
+  cancel_until(bt);
+  let first = scratch[slotAt + S_LEARNT];
+  if (learntLen == 1u) {
+    assign_lit(first, FACT);
+  } else {
+    assign_lit(first, put_clause(at, slotAt + S_LEARNT, learntLen));
+  }
+}
+
+// At level 0, re-links a kept clause on two literals that are not false (a true one: left out of the chains); with
+// one such literal it asserts it; false: none (no solution left).
+fn relink(at: u32) -> bool {
+  let len = mem(at);
+  var free = 0u;
+  for (var j = 0u; j < len; j++) {
+    let q = mem(at + 3u + j);
+    let st = lit_state(q);
+    if (st == 1u) { return true; }
+    if (st == 0u) {
+      set_mem(at + 3u + j, mem(at + 3u + free));
+      set_mem(at + 3u + free, q);
+      free++;
+    }
+  }
+  if (free == 0u) { return false; }
+  if (free == 1u) {
+    assign_lit(mem(at + 3u), FACT);
+    return true;
+  }
+  put_clause(at, memAt + at + 3u, len);
+  return true;
+}
+
+// At level 0: keeps the short learned clauses (up to half the arena) and the blocking clause; false: no solution left.
+fn clean_arena() -> bool {
+  for (var q = 0u; q < 2u * MAX_CELLS; q++) { set_mem(q, NONE); }
+  if (blockAt != NONE && !relink(blockAt)) { return false; }
+  var write = ARENA;
+  var at = ARENA;
+  loop {
+    if (at >= top) { break; }
+    let len = mem(at);
+    let next = at + 3u + len;
+    // short clauses, while they fill at most half the arena (so a clean-up always frees room)
+    if (len <= KEEP_LENGTH && write + 3u + len <= ARENA + (params.arenaWords >> 1u)) {
+      if (write != at) {
+        for (var j = 0u; j < 3u + len; j++) { set_mem(write + j, mem(at + j)); }
+      }
+      if (!relink(write)) { return false; }
+      write += 3u + len;
+    }
+    at = next;
+  }
+  top = write;
+  return true;
+}
+
+// the i-th (1-based) term of 1 1 2 1 1 2 4 ...
+fn luby(i: u32) -> u32 {
+  var size = 1u;
+  var sq = 0u;
+  loop {
+    if (size >= i + 1u) { break; }
+    sq++;
+    size = 2u * size + 1u;
+  }
+  var x = i - 1u;
+  loop {
+    if (size - 1u == x) { break; }
+    size = (size - 1u) >> 1u;
+    sq--;
+    x = x % size;
+  }
+  return 1u << sq;
+}
+
+fn add_solution() {
+  let at = slotAt + S_SOLUTIONS + solutions * 32u;
+  for (var r = 0u; r < height; r++) { scratch[at + r] = cur[ROW_F + r]; }
+  solutions++;
+}
+
+fn done_status() -> u32 {
+  return select(select(STATUS_MULTIPLE, STATUS_SOLVED, solutions == 1u), STATUS_CONTRADICTION, solutions == 0u);
+}
+
+// The search until it ends, is capped or has spent its budget (STATUS_SUSPENDED: at a decision, nothing dirty).
+fn search(entryConflicts: u32) -> u32 {
+  loop {
+    let confl = propagate();
+    if (confl != PROPAGATED) {
+      conflicts++;
+      if (dl == 0u) { return done_status(); }
+      let bt = analyze(confl);
+      let at = top;
+      if (learntLen > 1u) {
+        top += 3u + learntLen;
+        learned++;
+      }
+      assert_learnt(bt, at);
+      inc += inc >> 4u;
+      if (inc > 0x100000u) { rescale(); }
+      if (conflicts >= params.conflictCap) { return STATUS_CAPPED; }
+      untilRestart--;
+      // room for one more clause of every cell is kept; a restart that found the arena without it cleans up
+      let full = top > ARENA + params.arenaWords - 2u * (cells + 3u);
+      if (untilRestart == 0u || full) {
+        restartCount++;
+        restarts++;
+        untilRestart = RESTART_BASE * luby(restartCount + 1u);
+        cancel_until(0u);
+        if ((full || top - ARENA > (3u * params.arenaWords) / 4u) && !clean_arena()) { return done_status(); }
+      }
+      continue;
+    }
+    if (trailLen == cells) {
+      add_solution();
+      if (solutions >= params.maxSolutions) { return select(STATUS_MULTIPLE, STATUS_SOLVED, params.maxSolutions == 1u); }
+      if (dl == 0u) { return STATUS_SOLVED; }
+      // not all of this solution's decisions again: the latest first, so it asserts after a backjump of one level
+      learntLen = 0u;
+      for (var lv = dl; lv >= 1u; lv--) {
+        scratch[slotAt + S_LEARNT + learntLen] = lit_of(scratch[slotAt + S_TRAIL + scratch[slotAt + S_TRAIL_LIM + lv - 1u]]) ^ 1u;
+        learntLen++;
+      }
+      if (learntLen > 1u) { blockAt = BLOCK; }
+      assert_learnt(dl - 1u, BLOCK);
+      continue;
+    }
+    if (conflicts - entryConflicts >= params.budget) { return STATUS_SUSPENDED; }
+    // decide: the unassigned cell of highest activity (the lowest index on a tie), its saved phase
+    var best = NONE;
+    var bestA = 0u;
+    for (var r = 0u; r < height; r++) {
+      let known = cur[ROW_F + r] | cur[ROW_E + r];
+      for (var col = 0u; col < width; col++) {
+        if (((known >> col) & 1u) != 0u) { continue; }
+        let c = r * 32u + col;
+        let a = scratch[slotAt + S_ACT + c];
+        if (best == NONE || a > bestA) {
+          best = c;
+          bestA = a;
+        }
+      }
+    }
+    decisions++;
+    lineOnly = 0u;
+    scratch[slotAt + S_TRAIL_LIM + dl] = trailLen;
+    dl++;
+    let filled = (scratch[slotAt + S_PHASE + (best >> 5u)] >> (best & 31u)) & 1u;
+    assign(best, select(EMPTY, FILLED, filled == 1u), DECISION);
+  }
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn nono_cdcl() {
+  loop {
+    let job = next_job();
+    if (job >= params.count) { break; }
+    let rec = input[job];
+    width = input[rec] & 0xffu;
+    height = input[rec] >> 8u;
+    cells = width * height;
+    clues = input[rec + 1u];
+    slotAt = input[rec + 2u] * params.slotWords;
+    memAt = slotAt + S_MEM;
+    for (var x = 0u; x < 32u; x++) { seen[x] = 0u; }
+    var status = 0u;
+    if (input[rec + 3u] != 0u) {
+      // a suspended search goes on from its slot (it stopped at a decision: nothing to propagate)
+      conflicts = scratch[slotAt + 1u];
+      decisions = scratch[slotAt + 2u];
+      settles = scratch[slotAt + 3u];
+      explainSettles = scratch[slotAt + 4u];
+      learned = scratch[slotAt + 5u];
+      restarts = scratch[slotAt + 6u];
+      lineOnly = scratch[slotAt + 7u];
+      solutions = scratch[slotAt + H_SOLUTIONS];
+      trailLen = scratch[slotAt + H_TRAIL];
+      dl = scratch[slotAt + H_LEVEL];
+      inc = scratch[slotAt + H_INC];
+      top = scratch[slotAt + H_TOP];
+      blockAt = scratch[slotAt + H_BLOCK];
+      restartCount = scratch[slotAt + H_RESTARTS];
+      untilRestart = scratch[slotAt + H_UNTIL_RESTART];
+      qhead = trailLen;
+      rowDirty = 0u;
+      colDirty = 0u;
+      for (var x = 0u; x < 128u; x++) { cur[x] = scratch[slotAt + S_CELLS + x]; }
+    } else {
+      conflicts = 0u;
+      decisions = 0u;
+      settles = 0u;
+      explainSettles = 0u;
+      learned = 0u;
+      restarts = 0u;
+      lineOnly = 1u;
+      solutions = 0u;
+      trailLen = 0u;
+      dl = 0u;
+      qhead = 0u;
+      inc = 256u;
+      top = ARENA;
+      blockAt = NONE;
+      restartCount = 0u;
+      untilRestart = RESTART_BASE * luby(1u);
+      for (var x = 0u; x < 128u; x++) { cur[x] = 0u; }
+      for (var q = 0u; q < HEADS_WORDS; q++) { set_mem(q, NONE); }
+      for (var r = 0u; r < 32u; r++) { scratch[slotAt + S_PHASE + r] = 0u; }
+      for (var r = 0u; r < height; r++) {
+        for (var col = 0u; col < width; col++) { scratch[slotAt + S_ACT + r * 32u + col] = 0u; }
+      }
+      // the givens, then line logic on every line
+      for (var r = 0u; r < height; r++) {
+        let f = input[rec + 4u + r];
+        let e = input[rec + 4u + height + r];
+        for (var col = 0u; col < width; col++) {
+          if (((f >> col) & 1u) != 0u) { assign(r * 32u + col, FILLED, FACT); }
+          else if (((e >> col) & 1u) != 0u) { assign(r * 32u + col, EMPTY, FACT); }
+        }
+      }
+      rowDirty = (1u << height) - 1u;
+      colDirty = (1u << width) - 1u;
+    }
+    status = search(conflicts);
+    let resultAt = job * RESULT_WORDS;
+    results[resultAt] = status;
+    let counters = array<u32, 8>(status, conflicts, decisions, settles, explainSettles, learned, restarts, lineOnly);
+    if (status == STATUS_SUSPENDED) {
+      for (var x = 1u; x < RESULT_HEADER; x++) { scratch[slotAt + x] = counters[x]; }
+      scratch[slotAt + H_SOLUTIONS] = solutions;
+      scratch[slotAt + H_TRAIL] = trailLen;
+      scratch[slotAt + H_LEVEL] = dl;
+      scratch[slotAt + H_INC] = inc;
+      scratch[slotAt + H_TOP] = top;
+      scratch[slotAt + H_BLOCK] = blockAt;
+      scratch[slotAt + H_RESTARTS] = restartCount;
+      scratch[slotAt + H_UNTIL_RESTART] = untilRestart;
+      for (var x = 0u; x < 128u; x++) { scratch[slotAt + S_CELLS + x] = cur[x]; }
+      continue;
+    }
+    for (var x = 1u; x < RESULT_HEADER; x++) { results[resultAt + x] = counters[x]; }
+    for (var x = 0u; x < 64u; x++) { results[resultAt + RESULT_HEADER + x] = scratch[slotAt + S_SOLUTIONS + x]; }
+  }
+}

@@ -1,0 +1,473 @@
+// Conflict-driven search for nonograms (lazy clause generation): the CPU twin of shaders/nonogram/cdcl.wgsl, step
+// for step, so tests compare conflicts, decisions, settles and solutions exactly.
+//
+// Why: depth-first search with probing at every node (reference.ts solveCpu) needs 10^5-10^6 probes on the late
+// TAAI 2011 puzzles (random 25x25 pictures), because a wrong branch near the root is refuted again and again in
+// every subtree. Here a contradiction is turned into a clause over cells that no later search may repeat.
+//
+// - Propagation: learned clauses (two watched literals, chained through the clauses) and the exact line settle
+//   (reference.ts settle = settle.wgsl settle1): clauses first, then the lowest dirty row, else the lowest dirty
+//   column, one line at a time.
+// - A cell the settle of line l decides is explained by the cells of l known before that settle, reduced greedily
+//   (latest first, each dropped while the settle still decides the cell): long explanations make long clauses that
+//   rarely prune (TAAI #200: 52,590 conflicts with the whole line, 3,838 reduced).
+// - 1-UIP learning, backjumping, activity branching (integer VSIDS) with saved phases (empty first), Luby restarts.
+// - Learned clauses live in a bounded arena per puzzle: when it is three quarters full the next restart keeps only
+//   the short ones.
+// - Uniqueness: a first solution becomes a clause (not all of its decisions again), the search goes on to a second
+//   solution or to a contradiction at level 0 (unique).
+import type { Nonogram } from './codec.ts';
+import { EMPTY, FILLED, LineScratch, UNKNOWN, initialCells, settle } from './reference.ts';
+
+/** kernel limits (cdcl.wgsl): lines up to 31 cells, so 961 cells and 1,922 literals at most */
+export const CDCL_MAX_CELLS = 1024;
+/** arena words per puzzle for learned clauses (each: length, two chain links, literals) */
+export const CDCL_ARENA_WORDS = 1 << 16;
+/** learned clauses up to this length survive a clean-up of the arena */
+export const CDCL_KEEP_LENGTH = 12;
+const RESTART_BASE = 100;
+
+export const NONE = 0xffffffff;
+const DECISION = 0xffffffff;
+const FACT = 0xfffffffe;
+const LINE_REASON = 0x80000000;
+
+export type CdclStatus = 'solved' | 'multiple' | 'contradiction' | 'capped' | 'suspended';
+
+export interface CdclOptions {
+  /** 1: stop at the first solution; 2 (default): prove uniqueness or find a second */
+  maxSolutions?: number;
+  /** conflicts before the puzzle comes back `capped` */
+  conflictCap?: number;
+  /** words for learned clauses (default CDCL_ARENA_WORDS; small ones make tests reach the clean-up) */
+  arenaWords?: number;
+}
+
+export interface CdclResult {
+  status: CdclStatus;
+  solutions: string[];
+  conflicts: number;
+  decisions: number;
+  /** line settles while propagating (explanations not counted: see explainSettles) */
+  settles: number;
+  explainSettles: number;
+  learned: number;
+  restarts: number;
+  /** decided by line logic alone (no decision taken) */
+  lineOnly: boolean;
+}
+
+const luby = (i: number): number => {
+  // the i-th (1-based) term of 1 1 2 1 1 2 4 ...
+  let size = 1;
+  let seq = 0;
+  while (size < i + 1) {
+    seq++;
+    size = 2 * size + 1;
+  }
+  let x = i - 1;
+  while (size - 1 !== x) {
+    size = (size - 1) >> 1;
+    seq--;
+    x %= size;
+  }
+  return 1 << seq;
+};
+export { luby as lubyTerm };
+
+/** Solves one puzzle (lines up to 31 cells). */
+export function solveCdclCpu(p: Nonogram, opts: CdclOptions = {}): CdclResult {
+  const w = p.width;
+  const h = p.height;
+  const n = w * h;
+  const maxSolutions = opts.maxSolutions ?? 2;
+  const conflictCap = opts.conflictCap ?? Infinity;
+  const arenaWords = opts.arenaWords ?? CDCL_ARENA_WORDS;
+
+  const value = new Uint8Array(n);
+  const level = new Uint32Array(n);
+  const tpos = new Uint32Array(n);
+  const reason = new Uint32Array(n);
+  const activity = new Uint32Array(n);
+  const phase = new Uint8Array(n); // 1: filled was the cell's last value
+  const trail = new Uint32Array(n);
+  const trailLim = new Uint32Array(n + 1);
+  const seen = new Uint8Array(n);
+  // watch heads (one per literal), then the blocking clause's room, then learned clauses: chain links are
+  // addresses in `mem`, as in the kernel's slot
+  const HEADS = 2 * CDCL_MAX_CELLS;
+  const BLOCK = HEADS;
+  const ARENA = BLOCK + CDCL_MAX_CELLS + 3;
+  const END = ARENA + arenaWords;
+  const mem = new Uint32Array(END);
+  mem.fill(NONE, 0, HEADS);
+  let top = ARENA;
+  let blockAt = NONE;
+  const learnt = new Uint32Array(n + 1);
+  const expl = new Uint32Array(32);
+  let explLen = 0;
+
+  let trailLen = 0;
+  let dl = 0;
+  let qhead = 0;
+  let rowDirty = 0;
+  let colDirty = 0;
+  let inc = 256;
+  const res: CdclResult = { status: 'capped', solutions: [], conflicts: 0, decisions: 0, settles: 0, explainSettles: 0, learned: 0, restarts: 0, lineOnly: true };
+
+  const scratch = new LineScratch();
+  const lineIn = new Uint8Array(32);
+  const lineOut = new Uint8Array(32);
+  const rowClues = p.rows;
+  const colClues = p.columns;
+
+  const litOf = (c: number) => 2 * c + (value[c] === EMPTY ? 1 : 0);
+  // 1 true, 2 false, 0 unassigned
+  const litState = (q: number) => {
+    const v = value[q >> 1];
+    if (v === UNKNOWN) return 0;
+    return (v === EMPTY) === ((q & 1) === 1) ? 1 : 2;
+  };
+
+  const assign = (c: number, v: number, why: number) => {
+    value[c] = v;
+    level[c] = dl;
+    tpos[c] = trailLen;
+    reason[c] = why;
+    trail[trailLen++] = c;
+    const r = Math.floor(c / w);
+    const col = c - r * w;
+    // the line whose settle decided the cell is at its fixpoint already
+    const byLine = (why & LINE_REASON) !== 0 && why !== DECISION && why !== FACT;
+    const byCol = byLine && (why & 0x40000000) !== 0;
+    const line = (why >>> 20) & 31;
+    if (!(byLine && !byCol && line === r)) rowDirty |= 1 << r;
+    if (!(byLine && byCol && line === col)) colDirty |= 1 << col;
+  };
+  const assignLit = (q: number, why: number) => assign(q >> 1, q & 1 ? EMPTY : FILLED, why);
+
+  // a line's cells: the row (col = false) or column l
+  const cellOf = (isCol: boolean, l: number, i: number) => (isCol ? i * w + l : l * w + i);
+
+  /** Settles line l; false: a contradiction (the conflict's explanation is left in `expl`). */
+  const settleLine = (isCol: boolean, l: number): boolean => {
+    const len = isCol ? h : w;
+    const li = lineIn.subarray(0, len);
+    const lo = lineOut.subarray(0, len);
+    for (let i = 0; i < len; i++) li[i] = value[cellOf(isCol, l, i)];
+    res.settles++;
+    const pos = trailLen;
+    if (!settle(isCol ? colClues[l] : rowClues[l], li, lo, scratch)) {
+      explain(isCol, l, pos, -1, 0);
+      return false;
+    }
+    const why = LINE_REASON | (isCol ? 0x40000000 : 0) | (l << 20) | pos;
+    for (let i = 0; i < len; i++) if (lo[i] !== li[i]) assign(cellOf(isCol, l, i), lo[i], why);
+    return true;
+  };
+
+  /**
+   * The false literals of the cells of line l known before trail position `pos` that still force `target` to `tv`
+   * (target -1: still contradict the clue), reduced latest first; into `expl`.
+   */
+  const explain = (isCol: boolean, l: number, pos: number, target: number, tv: number) => {
+    const len = isCol ? h : w;
+
+    const li = lineIn.subarray(0, len);
+    const lo = lineOut.subarray(0, len);
+    const clue = isCol ? colClues[l] : rowClues[l];
+    let keep = 0; // bit i: cell i of the line is in the explanation
+    let tIndex = -1;
+    for (let i = 0; i < len; i++) {
+      const c = cellOf(isCol, l, i);
+      if (c === target) tIndex = i;
+      else if (value[c] !== UNKNOWN && tpos[c] < pos) keep |= 1 << i;
+    }
+    let tried = 0;
+    for (;;) {
+      // the latest cell not yet tried
+      let pick = -1;
+      let latest = -1;
+      for (let m = keep & ~tried; m !== 0; m &= m - 1) {
+        const i = 31 - Math.clz32(m & -m);
+        const t = tpos[cellOf(isCol, l, i)];
+        if (t > latest) {
+          latest = t;
+          pick = i;
+        }
+      }
+      if (pick < 0) break;
+      tried |= 1 << pick;
+      const without = keep & ~(1 << pick);
+      for (let i = 0; i < len; i++) li[i] = (without >>> i) & 1 ? value[cellOf(isCol, l, i)] : UNKNOWN;
+      res.explainSettles++;
+      const ok = settle(clue, li, lo, scratch);
+      const holds = target < 0 ? !ok : ok && lo[tIndex] === tv;
+      if (holds) keep = without;
+    }
+    explLen = 0;
+    for (let m = keep; m !== 0; m &= m - 1) expl[explLen++] = litOf(cellOf(isCol, l, 31 - Math.clz32(m & -m))) ^ 1;
+  };
+
+  // conflict: NONE after a settle contradiction (explanation in expl), else the conflicting clause's address
+  const propagate = (): number | undefined => {
+    for (;;) {
+      while (qhead < trailLen) {
+        const falseLit = litOf(trail[qhead++]) ^ 1;
+        let link = falseLit; // address of the pointer to the current clause
+        let cl = mem[link];
+        while (cl !== NONE) {
+          const k = mem[cl + 3] === falseLit ? 0 : 1;
+          const next = mem[cl + 1 + k];
+          const other = mem[cl + 4 - k];
+          if (litState(other) === 1) {
+            link = cl + 1 + k;
+            cl = next;
+            continue;
+          }
+          const len = mem[cl];
+          let moved = false;
+          for (let j = 2; j < len; j++) {
+            const q = mem[cl + 3 + j];
+            if (litState(q) !== 2) {
+              mem[cl + 3 + k] = q;
+              mem[cl + 3 + j] = falseLit;
+              mem[link] = next;
+              mem[cl + 1 + k] = mem[q];
+              mem[q] = cl;
+              moved = true;
+              break;
+            }
+          }
+          if (!moved) {
+            if (litState(other) === 2) return cl;
+            assignLit(other, cl);
+            link = cl + 1 + k;
+          }
+          cl = next;
+        }
+      }
+      if (rowDirty) {
+        const l = 31 - Math.clz32(rowDirty & -rowDirty);
+        rowDirty &= rowDirty - 1;
+        if (!settleLine(false, l)) return NONE;
+      } else if (colDirty) {
+        const l = 31 - Math.clz32(colDirty & -colDirty);
+        colDirty &= colDirty - 1;
+        if (!settleLine(true, l)) return NONE;
+      } else {
+        return undefined;
+      }
+    }
+  };
+
+  const bump = (c: number) => {
+    activity[c] += inc;
+    if (activity[c] > 0x40000000) rescale();
+  };
+  const rescale = () => {
+    for (let c = 0; c < n; c++) activity[c] >>>= 10;
+    inc = Math.max(1, inc >>> 10);
+  };
+
+  let learntLen = 0;
+  let pathC = 0;
+  const takeLit = (q: number) => {
+    const v = q >> 1;
+    if (seen[v] || level[v] === 0) return;
+    seen[v] = 1;
+    bump(v);
+    if (level[v] === dl) pathC++;
+    else learnt[learntLen++] = q;
+  };
+  const takeExplanation = () => {
+    for (let j = 0; j < explLen; j++) takeLit(expl[j]);
+  };
+  // a clause's literals but the one of cell `skip` (-1: all)
+  const takeClause = (at: number, skip: number) => {
+    const len = mem[at];
+    for (let j = 0; j < len; j++) {
+      const q = mem[at + 3 + j];
+      if (q >> 1 !== skip) takeLit(q);
+    }
+  };
+  /** 1-UIP: the learned clause in learnt[0..learntLen), the asserting literal first, the backjump level's second. */
+  const analyze = (confl: number): number => {
+    learntLen = 1;
+    pathC = 0;
+    if (confl === NONE) takeExplanation();
+    else takeClause(confl, -1);
+    let idx = trailLen - 1;
+    let pc = 0;
+    for (;;) {
+      while (!seen[trail[idx]]) idx--;
+      pc = trail[idx];
+      idx--;
+      seen[pc] = 0;
+      pathC--;
+      if (pathC === 0) break;
+      const why = reason[pc];
+      if (why & LINE_REASON) {
+        explain((why & 0x40000000) !== 0, (why >>> 20) & 31, why & 0xfffff, pc, value[pc]);
+        takeExplanation();
+      } else {
+        takeClause(why, pc);
+      }
+    }
+    learnt[0] = litOf(pc) ^ 1;
+    let bt = 0;
+    let at = 1;
+    for (let j = 1; j < learntLen; j++) {
+      seen[learnt[j] >> 1] = 0;
+      if (level[learnt[j] >> 1] > bt) {
+        bt = level[learnt[j] >> 1];
+        at = j;
+      }
+    }
+    if (learntLen > 1) [learnt[1], learnt[at]] = [learnt[at], learnt[1]];
+    return bt;
+  };
+
+  const cancelUntil = (lv: number) => {
+    if (dl <= lv) return;
+    const stop = trailLim[lv];
+    for (let k = trailLen - 1; k >= stop; k--) {
+      const c = trail[k];
+      phase[c] = value[c] === FILLED ? 1 : 0;
+      value[c] = UNKNOWN;
+    }
+    trailLen = stop;
+    qhead = stop;
+    dl = lv;
+    rowDirty = 0;
+    colDirty = 0;
+  };
+
+  /** Writes a clause at `at` and links its first two literals; returns its address. */
+  const putClause = (at: number, lits: ArrayLike<number>, len: number) => {
+    mem[at] = len;
+    for (let j = 0; j < len; j++) mem[at + 3 + j] = lits[j];
+    mem[at + 1] = mem[lits[0]];
+    mem[lits[0]] = at;
+    mem[at + 2] = mem[lits[1]];
+    mem[lits[1]] = at;
+    return at;
+  };
+
+  /** Backjumps to `bt` and asserts learnt[0] (a unit at level 0, else by a new clause at `at`). */
+  const assertLearnt = (bt: number, at: number) => {
+    cancelUntil(bt);
+    if (learntLen === 1) assignLit(learnt[0], FACT);
+    else assignLit(learnt[0], putClause(at, learnt, learntLen));
+  };
+
+  /**
+   * At level 0: keeps the short learned clauses, up to half the arena (and the blocking clause), re-linking each on two literals that are
+   * not false; a clause left with one such literal asserts it. False: a clause with none (no solution left).
+   */
+  const cleanArena = (): boolean => {
+    mem.fill(NONE, 0, 2 * n);
+    let write = ARENA;
+    const relink = (at: number): boolean => {
+      const len = mem[at];
+      // true clauses stay out of the chains' way too: they can never propagate again at level 0
+      let free = 0;
+      for (let j = 0; j < len; j++) {
+        const st = litState(mem[at + 3 + j]);
+        if (st === 1) return true;
+        if (st === 0) {
+          const q = mem[at + 3 + j];
+          mem[at + 3 + j] = mem[at + 3 + free];
+          mem[at + 3 + free] = q;
+          free++;
+        }
+      }
+      if (free === 0) return false;
+      if (free === 1) {
+        assignLit(mem[at + 3], FACT);
+        return true;
+      }
+      putClause(at, mem.subarray(at + 3, at + 3 + len), len);
+      return true;
+    };
+    if (blockAt !== NONE && !relink(blockAt)) return false;
+    for (let at = ARENA; at < top; ) {
+      const len = mem[at];
+      const next = at + 3 + len;
+      // short clauses, while they fill at most half the arena (so a clean-up always frees room)
+      if (len <= CDCL_KEEP_LENGTH && write + 3 + len <= ARENA + (arenaWords >>> 1)) {
+        if (write !== at) mem.copyWithin(write, at, next);
+        if (!relink(write)) return false;
+        write += 3 + len;
+      }
+      at = next;
+    }
+    top = write;
+    return true;
+  };
+
+  const solutionOf = () => Array.from(value, (v) => (v === FILLED ? '1' : '0')).join('');
+
+  const finish = (status: CdclStatus): CdclResult => ({ ...res, status });
+
+  // the givens, then line logic on every line
+  const start = initialCells(p);
+  for (let c = 0; c < n; c++) if (start[c] !== UNKNOWN) assign(c, start[c], FACT);
+  rowDirty = h >= 32 ? 0xffffffff : (1 << h) - 1;
+  colDirty = w >= 32 ? 0xffffffff : (1 << w) - 1;
+  let restarts = 0;
+  let untilRestart = RESTART_BASE * luby(1);
+  for (;;) {
+    const confl = propagate();
+    if (confl !== undefined) {
+      res.conflicts++;
+      if (dl === 0) return finish(res.solutions.length === 0 ? 'contradiction' : res.solutions.length === 1 ? 'solved' : 'multiple');
+      const bt = analyze(confl);
+      const at = top;
+      if (learntLen > 1) {
+        top += 3 + learntLen;
+        res.learned++;
+      }
+      assertLearnt(bt, at);
+      inc += inc >>> 4;
+      if (inc > 0x100000) rescale();
+      if (res.conflicts >= conflictCap) return finish('capped');
+      untilRestart--;
+      // room for one more clause of every cell is kept; a restart that found the arena without it must clean up,
+      // else every later conflict would restart again
+      const full = top > END - 2 * (n + 3);
+      if (untilRestart <= 0 || full) {
+        restarts++;
+        res.restarts++;
+        untilRestart = RESTART_BASE * luby(restarts + 1);
+        cancelUntil(0);
+        if ((full || top - ARENA > (3 * arenaWords) / 4) && !cleanArena()) return finish(res.solutions.length === 0 ? 'contradiction' : res.solutions.length === 1 ? 'solved' : 'multiple');
+      }
+      continue;
+    }
+    if (trailLen === n) {
+      res.solutions.push(solutionOf());
+      if (res.solutions.length >= maxSolutions) return finish(maxSolutions === 1 ? 'solved' : 'multiple');
+      if (dl === 0) return finish('solved');
+      // not all of this solution's decisions again: the latest first, so it asserts after a backjump of one level
+      learntLen = 0;
+      for (let lv = dl; lv >= 1; lv--) learnt[learntLen++] = litOf(trail[trailLim[lv - 1]]) ^ 1;
+      if (learntLen > 1) blockAt = BLOCK;
+      assertLearnt(dl - 1, BLOCK);
+      continue;
+    }
+    // decide: the unassigned cell of highest activity (the lowest index on a tie), its saved phase
+    let best = -1;
+    let bestA = 0;
+    for (let c = 0; c < n; c++) {
+      if (value[c] === UNKNOWN && (best < 0 || activity[c] > bestA)) {
+        best = c;
+        bestA = activity[c];
+      }
+    }
+    res.decisions++;
+    res.lineOnly = false;
+    trailLim[dl++] = trailLen;
+    assign(best, phase[best] ? FILLED : EMPTY, DECISION);
+  }
+}

@@ -1,0 +1,119 @@
+// Conflict-driven search (cdcl.ts, cdcl.wgsl): the CPU twin gives the same answers as the probing solver (solveCpu),
+// and the kernel is the CPU twin step for step: the same conflicts, decisions, line settles, explanation settles,
+// learned clauses, restarts and solutions, whatever its neighbours in the SIMD lanes do.
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseNonograms, pictureToPuzzle, type Nonogram } from '../src/puzzles/nonogram/codec.ts';
+import { lubyTerm, solveCdclCpu } from '../src/puzzles/nonogram/cdcl.ts';
+import { LANE_MAX_LINE, solveNonogramCdcl } from '../src/puzzles/nonogram/lane.ts';
+import { solveCpu, verify } from '../src/puzzles/nonogram/reference.ts';
+import { skipGpu, withDevice } from './gpu.ts';
+import { randomPicture } from './nonogram.helpers.ts';
+
+/** Random pictures 1x1 .. 31x31, an all-empty one, contradictions and givens. */
+function edgeCases(): Nonogram[] {
+  const ps: Nonogram[] = [{ width: 1, height: 1, rows: [[1]], columns: [[1]] }, { width: 1, height: 1, rows: [[]], columns: [[]] }, pictureToPuzzle(new Array(31 * 3).fill(0), 31, 3)];
+  for (let seed = 1; seed <= 70; seed++) ps.push(randomPicture(1 + ((seed * 7) % 18), 1 + ((seed * 11) % 17), seed * 31, 40 + (seed % 4) * 10));
+  for (const [w, h] of [[LANE_MAX_LINE, LANE_MAX_LINE], [LANE_MAX_LINE, 9], [13, LANE_MAX_LINE]]) ps.push(randomPicture(w, h, w * h, 55));
+  ps.push({ width: 3, height: 2, rows: [[3], []], columns: [[1], [], [1]] });
+  ps.push({ width: 2, height: 2, rows: [[1], [1]], columns: [[2], []], givens: Uint8Array.from([0, 0, 0, 1]) });
+  ps.push({ width: 2, height: 2, rows: [[1], [1]], columns: [[1], [1]], givens: Uint8Array.from([0, 1, 0, 0]) });
+  return ps;
+}
+
+describe('nonogram CDCL (CPU twin) answers as the probing solver does', () => {
+  it('the Luby sequence', () => {
+    expect(Array.from({ length: 15 }, (_, i) => lubyTerm(i + 1))).toEqual([1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+  });
+
+  it('random pictures and edge cases: same status; unique puzzles the same solution; two distinct verified solutions for multiple', () => {
+    const seen = new Set<string>();
+    for (const p of edgeCases()) {
+      const want = solveCpu(p);
+      const got = solveCdclCpu(p);
+      const where = `${p.width}x${p.height} ${p.rows.join('/')}`;
+      expect(got.status, where).toBe(want.status);
+      seen.add(`${got.status}/${got.lineOnly ? 'line' : 'search'}`);
+      if (want.status === 'solved') expect(got.solutions, where).toEqual([want.solution]);
+      if (want.status === 'multiple') {
+        expect(got.solutions.length, where).toBe(2);
+        expect(got.solutions[0], where).not.toBe(got.solutions[1]);
+        for (const s of got.solutions) expect(verify(p, s), where).toBe(true);
+      }
+      // one solution asked for: the first one found, verified
+      const first = solveCdclCpu(p, { maxSolutions: 1 });
+      expect(first.status, where).toBe(want.status === 'multiple' ? 'solved' : want.status);
+      if (first.status === 'solved') expect(verify(p, first.solutions[0]), where).toBe(true);
+    }
+    for (const k of ['solved/line', 'contradiction/line', 'multiple/search']) expect([...seen], k).toContain(k);
+  });
+
+  it('a conflict cap ends a hard search as capped', () => {
+    const p = randomPicture(25, 25, 4242, 50);
+    const got = solveCdclCpu(p, { conflictCap: 3 });
+    expect(got.status).toBe('capped');
+    expect(got.conflicts).toBe(3);
+  });
+});
+
+describe.skipIf(skipGpu)('nonogram CDCL kernel = CPU twin, step for step', () => {
+  function expectSteps(ps: Nonogram[], got: Awaited<ReturnType<typeof solveNonogramCdcl>>, maxSolutions: number, arenaWords?: number) {
+    const seen = new Set<string>();
+    ps.forEach((p, i) => {
+      const want = solveCdclCpu(p, { maxSolutions, arenaWords });
+      const o = got[i]!;
+      const where = `#${i} ${p.width}x${p.height}`;
+      const steps = (r: typeof want) => ({
+        status: r.status,
+        conflicts: r.conflicts,
+        decisions: r.decisions,
+        settles: r.settles,
+        explainSettles: r.explainSettles,
+        learned: r.learned,
+        restarts: r.restarts,
+        lineOnly: r.lineOnly,
+        solutions: r.solutions,
+      });
+      expect(steps(o as unknown as typeof want), where).toEqual(steps(want));
+      seen.add(`${o.status}/${o.lineOnly ? 'line' : 'search'}`);
+    });
+    return seen;
+  }
+
+  it('random pictures 1x1 .. 31x31, contradictions, givens, empty clues; both --max-solutions', async () => {
+    await withDevice(async (ctx) => {
+      const ps = edgeCases();
+      for (const maxSolutions of [2, 1]) {
+        const seen = expectSteps(ps, await solveNonogramCdcl(ctx, ps, { maxSolutions }), maxSolutions);
+        for (const k of ['solved/line', 'contradiction/line']) expect([...seen], k).toContain(k);
+        expect([...seen].some((k) => k.endsWith('/search')), [...seen].join()).toBe(true);
+      }
+    });
+  });
+
+  const taai = new URL('../../shared/data/nonogram/tournament/question/taai2011.txt', import.meta.url).pathname;
+  it.runIf(existsSync(taai))('TAAI 2011 #1-16 and #451 (25x25, restarts): 8 lanes, 6 slots, searches suspended every 20 conflicts and resumed', async () => {
+    await withDevice(async (ctx) => {
+      const all = parseNonograms(readFileSync(taai), taai).map((r) => r.puzzle!);
+      const ps = [...all.slice(0, 16), all[450]];
+      const stats = { dispatches: 0, readbacks: 0 };
+      const got = await solveNonogramCdcl(ctx, ps, { lanes: 8, slots: 6, budget: 20, maxSolutions: 1 }, stats);
+      const seen = expectSteps(ps, got, 1);
+      expect(stats.dispatches).toBeGreaterThan(Math.ceil(ps.length / 6)); // searches waited in their slots
+      expect(seen).toContain('solved/search');
+      expect(got[16]!.restarts, '#451 restarts').toBeGreaterThan(0);
+    });
+  });
+
+  it.runIf(existsSync(taai))('TAAI 2011 #301 and #11 to two solutions in an arena of 4,000 words: clean-ups keep the short clauses alike', async () => {
+    await withDevice(async (ctx) => {
+      const all = parseNonograms(readFileSync(taai), taai).map((r) => r.puzzle!);
+      const ps = [all[300], all[10]];
+      const arenaWords = 4000;
+      const got = await solveNonogramCdcl(ctx, ps, { arenaWords, budget: 30 });
+      expectSteps(ps, got, 2, arenaWords);
+      // the small arena changed #301's search: it filled and was cleaned up
+      expect(got[0]!.conflicts).not.toBe(solveCdclCpu(all[300]).conflicts);
+    });
+  });
+});
