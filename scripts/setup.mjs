@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // First-run set-up for `npm start`, `npm test`, `npm run bench|dev|build`: installs what is missing and says so.
 // - npm packages (node_modules), without puppeteer's own browser download;
-// - Debian's chromium (its SwiftShader gives WebGPU without a GPU, and it runs the browser tests) and libvulkan1
-//   (the Vulkan loader Dawn opens). Installing Debian packages needs root: without it we print the command.
+// - Debian's chromium (its SwiftShader gives WebGPU without a GPU, and it runs the browser tests), libvulkan1
+//   (the Vulkan loader Dawn opens) and mesa-vulkan-drivers (a Vulkan driver for Chromium's compositor: below).
+//   Installing Debian packages needs root: without it we print the command.
 // Plain Node only: this runs before any dependency is installed.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -42,9 +43,22 @@ function vulkanLoaderPresent() {
   }
 }
 
+// A system Vulkan driver (Mesa's): headless Chromium's GPU process starts ANGLE on Vulkan, which needs the surface
+// extensions SwiftShader's bundled ICD lacks; without one the GPU process exits and a page's WebGPU canvas loses its
+// device ("A valid external Instance reference no longer exists"). WebGPU itself still runs on SwiftShader.
+function systemVulkanDriverPresent() {
+  const dirs = ['/usr/share/vulkan/icd.d', '/etc/vulkan/icd.d'];
+  try {
+    return dirs.some((d) => existsSync(d) && readdirSync(d).some((f) => f.endsWith('.json')));
+  } catch {
+    return false;
+  }
+}
+
 const debs = [];
 if (!existsSync(SWIFTSHADER) || !existsSync(CHROMIUM)) debs.push('chromium');
 if (!vulkanLoaderPresent()) debs.push('libvulkan1');
+if (!systemVulkanDriverPresent()) debs.push('mesa-vulkan-drivers');
 if (debs.length && process.platform === 'linux' && process.env.CELLSOLVE_NO_APT !== '1') {
   const command = `apt-get update && apt-get install -y ${debs.join(' ')}`;
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
