@@ -5,7 +5,9 @@
 //   --count N takes the first N; --quick the first 100. The CPU solver runs beside it on the first --cpu-count
 //   puzzles (default 100; the later ones take it minutes each), the GPU again on the same ones. The set runs
 //   twice: to the first solution (tournament rules, as the anchors' solvers) and with uniqueness (2 solutions);
-//   each run stops after --timeout seconds (default 240; puzzles still open count as unsolved).
+//   each run stops after --timeout seconds (default 240; puzzles still open count as unsolved); --search names the
+//   lanes kernels' search for these passes (probing, the default; cdcl; race). Beside them, on 100 puzzles each
+//   (first solutions, 40 s cap): lanes vs the rounds solver on #201-300, and the three searches on #401-500.
 // - stppc-20x20: STPPC Pattern 20x20 (100 puzzles, all line-solvable): puzzles/s.
 // - automaton: generations of the line automaton alone on STPPC 5x5..25x25, beside the thesis CA (4,489 for a
 //   10x10) and the RL paper's line steps (optimal order, 5x5: 7.6).
@@ -17,7 +19,7 @@ import { loadavg } from 'node:os';
 import type { GpuContext } from '../src/gpu/context.ts';
 import { parseNonograms, pictureToPuzzle, type Nonogram } from '../src/puzzles/nonogram/codec.ts';
 import { lineSolve, solveCpu, verify } from '../src/puzzles/nonogram/reference.ts';
-import { compileNonogramRules, emptyStats, solveNonograms, type NonogramResult } from '../src/puzzles/nonogram/solver.ts';
+import { compileNonogramRules, emptyStats, SEARCHES, solveNonograms, type NonogramResult, type Search } from '../src/puzzles/nonogram/solver.ts';
 import { BenchReport, type BenchArgs } from './_report.ts';
 
 const DATA = new URL('../../shared/data/nonogram/', import.meta.url).pathname;
@@ -75,7 +77,8 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
   const report = new BenchReport('nonogram', ctx, args);
   const warm = random(25, 25, 2, 0.5);
   const t0 = performance.now();
-  await compileNonogramRules(ctx, [...warm, random(40, 20, 1, 0.5)[0]]);
+  // both searches' pipelines (race), so no case times a compilation
+  await compileNonogramRules(ctx, [...warm, random(40, 20, 1, 0.5)[0]], { search: 'race' });
   await solveNonograms(ctx, warm);
   const compileSeconds = (performance.now() - t0) / 1000;
   const extra = String(o.with ?? '').split(',');
@@ -83,7 +86,10 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
   // `--lanes off`: the rounds solver (every probe copy in a batch, the host deciding each round) instead of the lanes
   // kernel (one puzzle per invocation)
   const lanes = o.lanes !== 'off';
-  const mode = lanes ? 'lanes (one puzzle per invocation)' : 'multi-gen rounds';
+  // `--search cdcl|race`: the whole-set passes with that search of the lanes kernels (default probing)
+  const search = (o.search ?? 'probing') as Search;
+  if (!SEARCHES.includes(search)) throw new Error(`--search takes ${SEARCHES.join(', ')}`);
+  const mode = lanes ? `lanes (one puzzle per invocation), --search ${search}` : 'multi-gen rounds';
 
   // --- TAAI 2011: 1,000 x 25x25 in one batch
   let taai: { puzzles: Nonogram[]; results: NonogramResult[]; expected: (string | undefined)[]; seconds: number } | undefined;
@@ -126,18 +132,24 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
       ],
     );
 
+    // a slice of 100 from `from`, first solutions, at most 40 s: answered and seconds
+    const capMs = Math.min(timeoutMs, 40_000);
+    const sliceAt = (from: number) => {
+      from = Math.max(0, Math.min(from, puzzles.length - 100));
+      return { from, slice: puzzles.slice(from, from + 100) };
+    };
+    const timed = async (slice: Nonogram[], opts: { lanes?: boolean; search?: Search }) => {
+      const t = performance.now();
+      const r = await solveNonograms(ctx, slice, { maxSolutions: 1, timeoutMs: capMs, ...opts });
+      const answered = r.filter((x) => x.status === 'solved' || x.status === 'multiple');
+      return { seconds: (performance.now() - t) / 1000, answered: answered.length, byCdcl: answered.filter((x) => x.search === 'cdcl').length };
+    };
+
     // the lanes kernel beside the rounds solver on the same slice, first solutions, same cap
     if (lanes) {
-      const from = Math.max(0, Math.min(200, puzzles.length - 100));
-      const slice = puzzles.slice(from, from + 100);
-      const capMs = Math.min(timeoutMs, 40_000);
-      const timed = async (onLanes: boolean) => {
-        const t = performance.now();
-        const r = await solveNonograms(ctx, slice, { maxSolutions: 1, timeoutMs: capMs, lanes: onLanes });
-        return { seconds: (performance.now() - t) / 1000, answered: r.filter((x) => x.status === 'solved' || x.status === 'multiple').length };
-      };
-      const onLanes = await timed(true);
-      const rounds = await timed(false);
+      const { from, slice } = sliceAt(200);
+      const onLanes = await timed(slice, { search: 'probing' });
+      const rounds = await timed(slice, { lanes: false });
       report.add(
         {
           case: `taai2011-${from + 1}-${from + slice.length}-lanes-vs-rounds`,
@@ -161,11 +173,39 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
       );
     }
 
+    // the three searches of the lanes kernels on a hard slice, first solutions, same cap
+    if (lanes) {
+      const { from, slice } = sliceAt(400);
+      const runs = { probing: await timed(slice, { search: 'probing' }), cdcl: await timed(slice, { search: 'cdcl' }), race: await timed(slice, { search: 'race' }) };
+      const rate = (r: { answered: number; seconds: number }) => r.answered / r.seconds;
+      report.add(
+        {
+          case: `taai2011-${from + 1}-${from + slice.length}-searches`,
+          source: `${all.source}, #${from + 1}-${from + slice.length}`,
+          mode,
+          maxSolutions: 1,
+          timeoutSeconds: capMs / 1000,
+          puzzles: slice.length,
+          solved: runs.probing.answered,
+          seconds: runs.probing.seconds,
+          searches: runs,
+          peer: { name: '--search cdcl and race, same puzzles and cap', cdcl: runs.cdcl, race: runs.race },
+          // answered per second, over probing's
+          ratio: { cdcl: rate(runs.cdcl) / rate(runs.probing), race: rate(runs.race) / rate(runs.probing) },
+        },
+        [
+          ['puzzles', `#${from + 1}-${from + slice.length}`],
+          ...(['probing', 'cdcl', 'race'] as const).map((k): [string, string] => [`${k} answered / s`, `${runs[k].answered} / ${runs[k].seconds.toFixed(1)}${k === 'race' ? ` (${runs.race.byCdcl} by CDCL)` : ''}`]),
+          ['cdcl/probing, race/probing (answered per s)', `${(rate(runs.cdcl) / rate(runs.probing)).toFixed(2)}x, ${(rate(runs.race) / rate(runs.probing)).toFixed(2)}x`],
+        ],
+      );
+    }
+
     for (const maxSolutions of [1, 2]) {
       const stats = emptyStats();
       const cpu0 = process.cpuUsage();
       const t = performance.now();
-      const results = await solveNonograms(ctx, puzzles, { stats, timeoutMs, maxSolutions, lanes });
+      const results = await solveNonograms(ctx, puzzles, { stats, timeoutMs, maxSolutions, lanes, search });
       const seconds = (performance.now() - t) / 1000;
       const cpuUse = process.cpuUsage(cpu0);
       const tl = tally(puzzles, results, expected);

@@ -5,7 +5,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseNonograms, pictureToPuzzle, type Nonogram } from '../src/puzzles/nonogram/codec.ts';
 import { lubyTerm, solveCdclCpu } from '../src/puzzles/nonogram/cdcl.ts';
-import { LANE_MAX_LINE, solveNonogramCdcl } from '../src/puzzles/nonogram/lane.ts';
+import { cdclKernel, LANE_MAX_LINE, probingKernel, solveNonogramCdcl } from '../src/puzzles/nonogram/lane.ts';
+import { ANSWERS, raceRounds } from '../src/puzzles/nonogram/rounds.ts';
+import { compileNonogramRules, solveNonograms } from '../src/puzzles/nonogram/solver.ts';
 import { solveCpu, verify } from '../src/puzzles/nonogram/reference.ts';
 import { skipGpu, withDevice } from './gpu.ts';
 import { randomPicture } from './nonogram.helpers.ts';
@@ -114,6 +116,62 @@ describe.skipIf(skipGpu)('nonogram CDCL kernel = CPU twin, step for step', () =>
       expectSteps(ps, got, 2, arenaWords);
       // the small arena changed #301's search: it filled and was cleaned up
       expect(got[0]!.conflicts).not.toBe(solveCdclCpu(all[300]).conflicts);
+    });
+  });
+});
+
+describe.skipIf(skipGpu)('nonogram searches: cdcl and race answer as the probing solver does', () => {
+  it('solveNonograms with --search cdcl and race: same statuses as solveCpu, verified solutions, the answering search named', async () => {
+    await withDevice(async (ctx) => {
+      const ps = edgeCases().filter((p) => p.width * p.height <= 300);
+      for (const search of ['cdcl', 'race'] as const) {
+        const got = await solveNonograms(ctx, ps, { search });
+        ps.forEach((p, i) => {
+          const want = solveCpu(p);
+          const where = `${search} #${i} ${p.width}x${p.height}`;
+          expect(got[i].status, where).toBe(want.status);
+          if (want.status === 'solved') expect(got[i].solution, where).toBe(want.solution);
+          if (want.status === 'multiple') expect([verify(p, got[i].solution!), verify(p, got[i].solution2!), got[i].solution !== got[i].solution2], where).toEqual([true, true, true]);
+          expect(got[i].search, where).toBe(search === 'cdcl' ? 'cdcl' : 'probing'); // small puzzles end before CDCL joins
+        });
+      }
+    });
+  });
+
+  const taaiFile = new URL('../../shared/data/nonogram/tournament/question/taai2011.txt', import.meta.url).pathname;
+  it.runIf(existsSync(taaiFile))('the race on TAAI #1-4, #451 (CDCL: 356 conflicts, probing: 193k probes) and #651 (the other way round): each answered once, verified, by the search that suits it', async () => {
+    await withDevice(async (ctx) => {
+      const all = parseNonograms(readFileSync(taaiFile), taaiFile).map((r) => r.puzzle!);
+      const ps = [...all.slice(0, 4), all[450], all[650]];
+      const opts = { maxSolutions: 1 };
+      const stats = { dispatches: 0, readbacks: 0 };
+      const probing = await probingKernel(ctx, ps, { ...opts, lanes: 8, slots: 6 });
+      const cdcl = await cdclKernel(ctx, ps, { ...opts, lanes: 4, slots: 4, budget: 50 });
+      let answers = 0;
+      const got = await raceRounds(ctx, ps, probing, cdcl, { joinAfter: 1, onChunk: (n) => (answers += n) }, stats);
+      expect(answers, 'one answer per puzzle').toBe(ps.length);
+      const by = ps.map((p, i) => {
+        const a = got.first[i];
+        const b = got.second[i];
+        const answer = a && ANSWERS.has(a.status) ? a : b && ANSWERS.has(b.status) ? b : undefined;
+        expect(answer?.status, `#${i}`).toBe('solved');
+        expect(verify(p, answer!.solutions[0]), `#${i}`).toBe(true);
+        return a && ANSWERS.has(a.status) ? 'probing' : 'cdcl';
+      });
+      expect(by[4], '#451').toBe('cdcl');
+      expect(by[5], '#651').toBe('probing');
+    });
+  });
+
+  it('the race stops at a deadline: open puzzles unsolved (timeout), the others verified', async () => {
+    await withDevice(async (ctx) => {
+      const hard = Array.from({ length: 8 }, (_, i) => randomPicture(31, 31, 2000 + i, 50));
+      await compileNonogramRules(ctx, hard, { search: 'race' }); // so that the first round starts before the deadline
+      const got = await solveNonograms(ctx, hard, { search: 'race', timeoutMs: 200 });
+      expect(got.some((r) => r.status === 'unsolved' && r.reason === 'timeout')).toBe(true);
+      got.forEach((r, i) => {
+        if (r.status !== 'unsolved') expect(verify(hard[i], r.solution!)).toBe(true);
+      });
     });
   });
 });

@@ -71,6 +71,17 @@ describe('cellsolve gen/solve nonogram', () => {
     expect(['0110', '1001']).toContain(f.solution);
     expect(f.unique).toBe(false);
     expect(cli(['solve', 'nonogram', '--max-solutions', '3', `${S}two-ways.json`]).status).toBe(2);
+    // --search cdcl: learned clauses; the answer names its search and counts conflicts
+    const cdcl = cli(['solve', 'nonogram', '--json', '--search', 'cdcl', `${S}two-ways.json`, `${S}no-solution.nin`]);
+    expect(cdcl.status, cdcl.stderr).toBe(1);
+    const [c1, c2] = cdcl.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect([c1.status, c1.search, c1.level, [c1.solution, c1.solution2].sort()]).toEqual(['multiple', 'cdcl', 'search', ['0110', '1001']]);
+    expect(c1.decisions).toBeGreaterThan(0);
+    expect(typeof c1.conflicts).toBe('number');
+    expect(c2.status).toBe('contradiction');
+    const badSearch = cli(['solve', 'nonogram', '--search', 'dfs', `${S}two-ways.json`]);
+    expect(badSearch.status).toBe(2);
+    expect(badSearch.stderr).toContain('--search takes probing, cdcl, race');
     const none = cli(['solve', 'nonogram', '--json', `${S}no-solution.nin`]);
     expect(none.status).toBe(1);
     expect(JSON.parse(none.stdout).status).toBe('contradiction');

@@ -8,10 +8,12 @@ import { formatGrid, formatNon, formatTournamentSolution, parseNonograms, soluti
 import { generateCommand } from './generate.ts';
 import { lineSolve, solveCpu, verify } from './reference.ts';
 import { gpuLimitError } from './pack.ts';
-import { compileNonogramRules, solveNonograms, type NonogramResult } from './solver.ts';
+import { compileNonogramRules, SEARCHES, solveNonograms, type NonogramResult, type Search } from './solver.ts';
 
 function toResult(r: NonogramResult): SolveResult {
   const extra: Record<string, unknown> = { probes: r.probes, branches: r.branches, level: r.level };
+  if (r.search) extra.search = r.search;
+  if (r.search === 'cdcl') Object.assign(extra, { conflicts: r.conflicts, decisions: r.decisions, learned: r.learned });
   if (r.unique === false) extra.unique = false;
   if (r.status === 'unsolved' && r.cells) extra.partial = Array.from(r.cells, (c) => '?10'[c]).join('');
   return { status: r.status, generations: r.generations, solution: r.solution, solution2: r.solution2, reason: r.reason, extra, ms: r.ms };
@@ -29,6 +31,12 @@ function lanesOption(options: Record<string, string | boolean>): boolean {
   if (v === undefined || v === 'on') return true;
   if (v === 'off') return false;
   throw new UsageError(`--lanes takes on (the default: one puzzle per GPU invocation) or off (the rounds solver), got '${v}'`);
+}
+
+function searchOption(options: Record<string, string | boolean>): Search {
+  const v = options.search ?? 'probing';
+  if (typeof v !== 'string' || !SEARCHES.includes(v as Search)) throw new UsageError(`--search takes ${SEARCHES.join(', ')} (probing, the default: probing and depth-first search; cdcl: learned clauses; race: both on the hard puzzles, the first answer counts), got '${v}'`);
+  return v as Search;
 }
 
 function cpuResult(p: Nonogram, opts: SolveOptions, t0: number, note?: string): SolveResult {
@@ -60,7 +68,8 @@ async function solve(ctx: GpuContext, puzzles: Nonogram[], opts: SolveOptions): 
   // compiled by prepare() when the CLI runs (it times compilation apart); from the cache then
   const method = opts.method === 'line' ? 'line' : 'full';
   const lanes = lanesOption(opts.options);
-  await compileNonogramRules(ctx, gpu, { method, lanes });
+  const search = searchOption(opts.options);
+  await compileNonogramRules(ctx, gpu, { method, lanes, search });
   const mode = opts.options.mode === 'one-gen' ? 'one-gen' : 'multi-gen';
   const res = await solveNonograms(ctx, gpu, {
     method,
@@ -71,6 +80,7 @@ async function solve(ctx: GpuContext, puzzles: Nonogram[], opts: SolveOptions): 
     maxSolutions: maxSolutionsOption(opts.options),
     // `--lanes off`: the rounds solver for every puzzle (probe copies in a batch, the host deciding each round)
     lanes,
+    search,
     progress: opts.progress,
   });
   let k = 0;
@@ -125,7 +135,7 @@ export const nonogram: PuzzleKind<Nonogram> = {
   prepare: async (ctx, puzzles, opts) => {
     if (opts.method !== 'cpu') {
       const gpu = puzzles.filter((p) => !gpuLimitError(p));
-      await compileNonogramRules(ctx, gpu, { method: opts.method === 'line' ? 'line' : 'full', lanes: lanesOption(opts.options) });
+      await compileNonogramRules(ctx, gpu, { method: opts.method === 'line' ? 'line' : 'full', lanes: lanesOption(opts.options), search: searchOption(opts.options) });
     }
   },
   solve,

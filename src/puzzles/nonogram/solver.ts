@@ -30,7 +30,8 @@ import {
   type CopyLayout,
 } from './pack.ts';
 import { EMPTY, FILLED, initialCells, type Level } from './reference.ts';
-import { laneTakes, nonogramLanePipeline, solveNonogramLanes, type LaneOutcome } from './lane.ts';
+import { cdclKernel, laneTakes, nonogramCdclPipeline, nonogramLanePipeline, probingKernel, solveNonogramCdcl, solveNonogramLanes, type CdclOutcome, type LaneOutcome } from './lane.ts';
+import { ANSWERS, raceRounds } from './rounds.ts';
 
 /** generations a multi-generation dispatch may run before the host looks (it stops earlier at a fixpoint) */
 export const GENERATIONS_PER_DISPATCH = 64;
@@ -76,6 +77,12 @@ export interface NonogramResult {
   branches: number;
   /** the weakest means that sufficed: line logic alone, probing (no guess), or search */
   level: Level;
+  /** the search that answered (lanes kernels): 'probing' (lane.wgsl) or 'cdcl' (cdcl.wgsl) */
+  search?: Search;
+  /** the conflict-driven search's counters, when it answered */
+  conflicts?: number;
+  decisions?: number;
+  learned?: number;
   /** solved: the solution is proven to be the only one (false: not proven, the search stopped at it: maxSolutions 1) */
   unique?: boolean;
   /** for unsolved/contradiction under `line`: the cells line logic decided (0 unknown, 1 filled, 2 empty) */
@@ -83,8 +90,26 @@ export interface NonogramResult {
   ms: number;
 }
 
+/**
+ * How `full` searches puzzles the lanes kernels take: 'probing' (the default: probing and depth-first search,
+ * lane.wgsl), 'cdcl' (conflict-driven search with learned clauses, cdcl.wgsl), or 'race': probing on every puzzle,
+ * CDCL too on those probing has not answered in RACE_JOIN_AFTER rounds; the first answer counts.
+ */
+export type Search = 'race' | 'probing' | 'cdcl';
+export const SEARCHES: Search[] = ['probing', 'cdcl', 'race'];
+
+/**
+ * The race's CDCL side: it joins a puzzle after probing has spent 20 rounds (2,000 probes each) on it, and runs on
+ * few lanes, so that it takes little of the GPU from probing. The two kernels share the GPU's queue: CDCL on more
+ * lanes, or joining after 2 or 5 rounds, answered fewer TAAI puzzles in 82 and 240 s than probing alone (README).
+ */
+const RACE_JOIN_AFTER = 20;
+const RACE_CDCL = { lanes: 16, slots: 16, budget: 100 };
+
 export interface NonogramSolveOptions {
   method?: 'line' | 'full';
+  /** `full` on the lanes kernels: which search (default probing) */
+  search?: Search;
   /** 'multi-gen' (default): one invocation per copy, many generations per dispatch; 'one-gen': one per line */
   mode?: Mode;
   timeoutMs?: number;
@@ -129,11 +154,15 @@ export interface NonogramRunStats {
 export const emptyStats = (): NonogramRunStats => ({ dispatches: 0, readbacks: 0, grids: 0, copies: 0, gpuMs: 0, readMs: 0, hostMs: 0 });
 
 /** The pipelines these puzzles need, compiled (or taken from the device's cache). */
-export async function compileNonogramRules(ctx: GpuContext, puzzles: Nonogram[], opts: Pick<NonogramSolveOptions, 'method' | 'lanes'> = {}): Promise<void> {
-  // `full` puts what fits on the lanes kernel; the rounds solver's pipelines then only for the rest (a puzzle the
+export async function compileNonogramRules(ctx: GpuContext, puzzles: Nonogram[], opts: Pick<NonogramSolveOptions, 'method' | 'lanes' | 'search'> = {}): Promise<void> {
+  // `full` puts what fits on the lanes kernels; the rounds solver's pipelines then only for the rest (a puzzle the
   // lanes hand back compiles them when it needs them)
   const onLanes = (opts.method ?? 'full') === 'full' && opts.lanes !== false;
-  if (onLanes && puzzles.some(laneTakes)) await nonogramLanePipeline(ctx);
+  const search = opts.search ?? 'probing';
+  if (onLanes && puzzles.some(laneTakes)) {
+    if (search !== 'cdcl') await nonogramLanePipeline(ctx);
+    if (search !== 'probing') await nonogramCdclPipeline(ctx);
+  }
   const rounds = onLanes ? puzzles.filter((p) => !laneTakes(p)) : puzzles;
   for (const k of new Set(rounds.map(lineWordsFor))) (await Batch.create(ctx, nonogramRule(k))).destroy();
 }
@@ -152,21 +181,34 @@ export async function solveNonograms(ctx: GpuContext, puzzles: Nonogram[], opts:
   const maxSolutions = opts.maxSolutions ?? 2;
   let done = 0;
   const laneStats = { dispatches: 0, readbacks: 0 };
-  const got = await solveNonogramLanes(
-    ctx,
-    onLanes.map((i) => puzzles[i]),
-    { maxSolutions, deadline, probeCap: opts.maxProbes, onChunk: (n) => { for (let k = 0; k < n; k++) opts.progress?.(++done, puzzles.length); } },
-    laneStats,
-  );
+  const lanePuzzles = onLanes.map((i) => puzzles[i]);
+  const common = { maxSolutions, deadline, onChunk: (n: number) => { for (let k = 0; k < n; k++) opts.progress?.(++done, puzzles.length); } };
+  const search = opts.search ?? 'probing';
+  let probing: (LaneOutcome | undefined)[] = [];
+  let cdcl: (CdclOutcome | undefined)[] = [];
+  if (search === 'probing') probing = await solveNonogramLanes(ctx, lanePuzzles, { ...common, probeCap: opts.maxProbes }, laneStats);
+  else if (search === 'cdcl') cdcl = await solveNonogramCdcl(ctx, lanePuzzles, common, laneStats);
+  else if (lanePuzzles.length) {
+    const raced = await raceRounds(ctx, lanePuzzles, await probingKernel(ctx, lanePuzzles, { ...common, probeCap: opts.maxProbes }), await cdclKernel(ctx, lanePuzzles, { ...common, ...RACE_CDCL }), { ...common, joinAfter: RACE_JOIN_AFTER }, laneStats);
+    probing = raced.first;
+    cdcl = raced.second;
+  }
   if (opts.stats) {
     opts.stats.dispatches += laneStats.dispatches;
     opts.stats.readbacks += laneStats.readbacks;
   }
   const rest = puzzles.flatMap((p, i) => (laneTakes(p) ? [] : [i]));
   onLanes.forEach((i, k) => {
-    const o = got[k];
-    if (o?.status === 'depth' || o?.status === 'capped') rest.push(i);
-    else out[i] = o ? laneResult(o, maxSolutions) : { status: 'unsolved', reason: 'timeout', generations: 0, probes: 0, branches: 0, level: 'line', ms: performance.now() - t0 };
+    const o = probing[k];
+    const c = cdcl[k];
+    // an answer (probing's on a tie), else the rounds solver for what the probing kernel could not hold, else a
+    // stopped search (one with a solution first)
+    if (o && ANSWERS.has(o.status)) out[i] = laneResult(o, maxSolutions);
+    else if (c && ANSWERS.has(c.status)) out[i] = cdclResult(c, maxSolutions);
+    else if (o?.status === 'depth' || o?.status === 'capped') rest.push(i);
+    else if (o && (o.solutions.length || !c?.solutions.length)) out[i] = laneResult(o, maxSolutions);
+    else if (c) out[i] = cdclResult(c, maxSolutions);
+    else out[i] = { status: 'unsolved', reason: 'timeout', generations: 0, probes: 0, branches: 0, level: 'line', ms: performance.now() - t0 };
   });
   if (rest.length) {
     const left = deadline === undefined ? undefined : Math.max(0, deadline - performance.now());
@@ -191,6 +233,29 @@ function laneResult(o: LaneOutcome, maxSolutions: number): NonogramResult {
     level: o.level,
     // stopped at its first solution, only line logic's is proven unique (a complete probe copy is a guess too)
     unique: status === 'solved' ? (maxSolutions >= 2 && !stopped) || o.level === 'line' : undefined,
+    search: 'probing',
+    ms: o.ms,
+  };
+}
+
+function cdclResult(o: CdclOutcome, maxSolutions: number): NonogramResult {
+  const stopped = o.status === 'suspended';
+  const status = (stopped ? (o.solutions.length ? 'solved' : 'unsolved') : o.status === 'capped' ? 'unsolved' : o.status) as NonogramResult['status'];
+  return {
+    status,
+    reason: status === 'unsolved' ? (stopped ? 'timeout' : 'capped') : undefined,
+    solution: o.solutions[0],
+    solution2: o.solutions[1],
+    // line logic ran to its fixpoint before the first decision; its generations are not counted apart
+    generations: 0,
+    probes: 0,
+    branches: o.decisions,
+    level: o.lineOnly ? 'line' : 'search',
+    unique: status === 'solved' ? (maxSolutions >= 2 && !stopped) || o.lineOnly : undefined,
+    search: 'cdcl',
+    conflicts: o.conflicts,
+    decisions: o.decisions,
+    learned: o.learned,
     ms: o.ms,
   };
 }

@@ -1,0 +1,327 @@
+// Kernels that run one puzzle per GPU invocation in rounds (lane.wgsl's probing search, cdcl.wgsl's conflict-driven
+// search): each job keeps its search in a slot of scratch between rounds. `runRounds` runs one kernel over a list of
+// puzzles; `raceRounds` runs two at once on the same puzzles, the second joining only the puzzles the first finds
+// hard, and whichever answers a puzzle first ends the other's job on it.
+import { LANE_STATUS, laneCount, runLanes, type LaneStatus } from '../../engine/lanes.ts';
+import type { GpuContext } from '../../gpu/context.ts';
+import type { Nonogram } from './codec.ts';
+import { packClues } from './pack.ts';
+import { EMPTY, FILLED, initialCells } from './reference.ts';
+
+/** the statuses that answer a puzzle (the others: a cap, a full stack, a search stopped by a deadline) */
+export const ANSWERS: ReadonlySet<LaneStatus> = new Set(['solved', 'multiple', 'contradiction']);
+
+/** words per job in the results (lane.wgsl and cdcl.wgsl RESULT_WORDS): a header, then two solutions of 32 rows */
+const RESULT_WORDS = 72;
+const RESULT_HEADER = 8;
+
+/** A kernel that runs one puzzle per invocation in rounds, its search kept in a slot of scratch between them. */
+export interface RoundKernel<O> {
+  label: string;
+  pipeline: GPUComputePipeline;
+  /** words per slot of scratch */
+  slotWords: number;
+  /** the params words (uniform) for a round of `count` jobs */
+  params(count: number): Uint32Array<ArrayBuffer>;
+  /** an outcome from a header of counters at `at` (words 1-7) and `found` solutions of 32 rows at `solutionsAt` */
+  outcome(status: LaneStatus, w: Uint32Array, at: number, solutionsAt: number, found: number, p: Nonogram, ms: number): O;
+  /** what of a suspended job's slot to read back at a deadline: its first `words`, where its solutions are and the
+   * word that counts them */
+  report: { words: number; solutionsAt: number; found: number };
+  /** invocations per dispatch and jobs in flight (one slot each) */
+  lanes: number;
+  slots: number;
+}
+
+export interface RoundStats {
+  dispatches: number;
+  readbacks: number;
+}
+
+interface Job {
+  index: number;
+  slot: number;
+  resume: boolean;
+  /** rounds it has run */
+  rounds: number;
+}
+
+/**
+ * One kernel's jobs in flight. Each round is one dispatch of them (one slot of scratch each); a job runs until its
+ * puzzle is done or it has spent its share of the round, then waits in its slot for the next round. So a round
+ * lasts a bounded time (a deadline is looked at between rounds), a hard puzzle never holds a round's other lanes
+ * idle at its end for long, and finished puzzles free their slots for new ones at once.
+ */
+export class RoundRun<O> {
+  /** outcomes by puzzle index: finished jobs, and after stop() the suspended ones */
+  readonly out: (O | undefined)[];
+  private readonly clueTables: (Uint32Array | undefined)[];
+  private readonly scratch: GPUBuffer;
+  private readonly free: number[];
+  private active: Job[] = [];
+  /** puzzles answered elsewhere: their jobs end at the next round */
+  private readonly dropped = new Set<number>();
+  private readonly started = new Set<number>();
+  private msPerJob = 0;
+
+  constructor(
+    private readonly ctx: GpuContext,
+    private readonly puzzles: Nonogram[],
+    private readonly kernel: RoundKernel<O>,
+    private readonly stats: RoundStats,
+    private readonly t0 = performance.now(),
+  ) {
+    this.out = new Array(puzzles.length);
+    this.clueTables = new Array(puzzles.length);
+    const slots = Math.max(1, kernel.slots);
+    this.scratch = ctx.device.createBuffer({ label: `${kernel.label}.slots`, size: 4 * slots * kernel.slotWords, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
+    this.free = Array.from({ length: slots }, (_, k) => slots - 1 - k);
+  }
+
+  /** a slot is free for a new job */
+  get room(): boolean {
+    return this.free.length > 0;
+  }
+
+  /** jobs in flight */
+  get busy(): number {
+    return this.active.length;
+  }
+
+  /** the jobs in flight: puzzle index and rounds run */
+  jobs(): readonly { index: number; rounds: number }[] {
+    return this.active;
+  }
+
+  has(index: number): boolean {
+    return this.started.has(index);
+  }
+
+  start(index: number): void {
+    if (this.started.has(index)) throw new Error(`${this.kernel.label}: puzzle ${index} started twice`);
+    this.started.add(index);
+    this.active.push({ index, slot: this.free.pop()!, resume: false, rounds: 0 });
+  }
+
+  /** A puzzle answered elsewhere: its job ends at the next round (its slot freed, its result ignored). */
+  drop(index: number): void {
+    this.dropped.add(index);
+  }
+
+  /** One dispatch of the jobs in flight; returns the puzzles it finished. */
+  async round(): Promise<number[]> {
+    this.active = this.active.filter((job) => !this.leave(job));
+    const round = this.active;
+    const finished: number[] = [];
+    if (round.length === 0) return finished;
+    const { kernel, puzzles } = this;
+    await runLanes(this.ctx, {
+      label: kernel.label,
+      pipeline: kernel.pipeline,
+      lanes: laneCount(kernel.lanes, round.length),
+      scratchBytes: 0,
+      scratch: this.scratch,
+      paramsBytes: 32,
+      jobs: round.length,
+      chunk: round.length,
+      // a round takes up to seconds: sleep through most of it rather than in Dawn's busy wait
+      napBeforeReadback: 0.8,
+      msPerJob: this.msPerJob,
+      onTimed: (ms) => (this.msPerJob = ms),
+      onDispatch: () => this.stats.dispatches++,
+      onReadback: () => this.stats.readbacks++,
+      pack: () => {
+        const words: number[] = new Array(round.length).fill(0);
+        round.forEach((job, k) => {
+          const p = puzzles[job.index];
+          words[k] = words.length;
+          const rec = words.length;
+          words.push(p.width | (p.height << 8), 0, job.slot, job.resume ? 1 : 0);
+          // a resumed search has its cells in its slot: only a new one needs the starting cells
+          if (!job.resume) {
+            const { filled, empty } = rowBits(p);
+            words.push(...filled, ...empty);
+          }
+          words[rec + 1] = words.length;
+          this.clueTables[job.index] ??= packClues(p);
+          for (const w of this.clueTables[job.index]!) words.push(w);
+        });
+        return { input: Uint32Array.from(words), params: kernel.params(round.length), resultWords: round.length * RESULT_WORDS };
+      },
+      unpack: (_first, count, r) => {
+        const ms = performance.now() - this.t0;
+        const next: Job[] = [];
+        for (let k = 0; k < count; k++) {
+          const job = round[k];
+          const at = k * RESULT_WORDS;
+          const status = LANE_STATUS[r[at]];
+          if (!status) throw new Error(`${kernel.label}: puzzle ${job.index} came back without a status`);
+          if (this.leave(job)) continue;
+          job.rounds++;
+          if (status === 'suspended') {
+            next.push({ ...job, resume: true });
+            continue;
+          }
+          this.free.push(job.slot);
+          finished.push(job.index);
+          const found = status === 'multiple' ? 2 : status === 'solved' ? 1 : 0;
+          this.out[job.index] = kernel.outcome(status, r, at, at + RESULT_HEADER, found, puzzles[job.index], ms);
+        }
+        this.active = next;
+      },
+    });
+    return finished;
+  }
+
+  /** The searches still in flight, as `suspended` outcomes: their counters and any solution found so far. */
+  async stop(): Promise<void> {
+    const jobs = this.active.filter((job) => !this.leave(job));
+    this.active = [];
+    if (jobs.length === 0) return;
+    const { kernel, puzzles } = this;
+    const device = this.ctx.device;
+    const { words, solutionsAt, found } = kernel.report;
+    const read = device.createBuffer({ label: `${kernel.label}.suspended`, size: 4 * words * jobs.length, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    try {
+      const enc = device.createCommandEncoder({ label: `${kernel.label}.suspended` });
+      jobs.forEach((job, k) => enc.copyBufferToBuffer(this.scratch, 4 * job.slot * kernel.slotWords, read, 4 * k * words, 4 * words));
+      device.queue.submit([enc.finish()]);
+      await read.mapAsync(GPUMapMode.READ);
+      const h = new Uint32Array(read.getMappedRange().slice(0));
+      read.unmap();
+      const ms = performance.now() - this.t0;
+      jobs.forEach((job, k) => {
+        const at = k * words;
+        this.out[job.index] = kernel.outcome('suspended', h, at, at + solutionsAt, Math.min(2, h[at + found]), puzzles[job.index], ms);
+      });
+    } finally {
+      read.destroy();
+    }
+  }
+
+  destroy(): void {
+    this.scratch.destroy();
+  }
+
+  /** a dropped job leaves: its slot is freed */
+  private leave(job: Job): boolean {
+    if (!this.dropped.has(job.index)) return false;
+    this.free.push(job.slot);
+    this.dropped.delete(job.index);
+    return true;
+  }
+}
+
+export interface RoundOptions {
+  /** checked between rounds: puzzles not finished by then come back `suspended`, or undefined if never started */
+  deadline?: number;
+  /** after each round: how many puzzles it finished */
+  onChunk?: (count: number) => void;
+}
+
+/** Runs a round kernel over the puzzles; outcomes in puzzle order. */
+export async function runRounds<O>(ctx: GpuContext, puzzles: Nonogram[], kernel: RoundKernel<O>, opts: RoundOptions, stats: RoundStats): Promise<(O | undefined)[]> {
+  const run = new RoundRun(ctx, puzzles, kernel, stats);
+  try {
+    let next = 0;
+    while (run.busy || next < puzzles.length) {
+      if (opts.deadline !== undefined && performance.now() > opts.deadline) break;
+      while (run.room && next < puzzles.length) run.start(next++);
+      const finished = await run.round();
+      if (finished.length) opts.onChunk?.(finished.length);
+    }
+    await run.stop();
+  } finally {
+    run.destroy();
+  }
+  return run.out;
+}
+
+export interface RaceOptions extends RoundOptions {
+  /** rounds a puzzle's job runs on the first kernel before the second one starts on it too */
+  joinAfter?: number;
+}
+
+/**
+ * Runs two round kernels on the same puzzles at once, each in its own loop of rounds (their dispatches share the
+ * GPU's queue). The first takes every puzzle in order; the second takes a puzzle once the first's job on it has run
+ * `joinAfter` rounds without an answer (easy puzzles stay off it). The first answer of a puzzle ends the other
+ * kernel's job on it. Both kernels' outcomes in puzzle order: a job ended by the other's answer has none; at a
+ * deadline, both kernels' suspended searches.
+ */
+export async function raceRounds<A extends { status: LaneStatus }, B extends { status: LaneStatus }>(
+  ctx: GpuContext,
+  puzzles: Nonogram[],
+  first: RoundKernel<A>,
+  second: RoundKernel<B>,
+  opts: RaceOptions,
+  stats: RoundStats,
+): Promise<{ first: (A | undefined)[]; second: (B | undefined)[] }> {
+  const t0 = performance.now();
+  const a = new RoundRun(ctx, puzzles, first, stats, t0);
+  const b = new RoundRun(ctx, puzzles, second, stats, t0);
+  const joinAfter = opts.joinAfter ?? 2;
+  const answered = new Set<number>();
+  const late = () => opts.deadline !== undefined && performance.now() > opts.deadline;
+  const finish = (finished: number[], run: RoundRun<{ status: LaneStatus }>, other: RoundRun<{ status: LaneStatus }>) => {
+    let count = 0;
+    for (const i of finished) {
+      // a search that ended without an answer (a cap) leaves the puzzle to the other
+      if (answered.has(i) || !ANSWERS.has(run.out[i]!.status)) continue;
+      answered.add(i);
+      other.drop(i);
+      count++;
+    }
+    if (count) opts.onChunk?.(count);
+  };
+  let firstDone = false;
+  try {
+    const loopA = (async () => {
+      let next = 0;
+      try {
+        while (a.busy || next < puzzles.length) {
+          if (late()) break;
+          while (a.room && next < puzzles.length) {
+            if (!answered.has(next)) a.start(next);
+            next++;
+          }
+          finish(await a.round(), a, b);
+        }
+      } finally {
+        firstDone = true;
+      }
+    })();
+    const loopB = (async () => {
+      while (!late()) {
+        for (const job of a.jobs()) {
+          if (!b.room) break;
+          if (job.rounds >= joinAfter && !answered.has(job.index) && !b.has(job.index)) b.start(job.index);
+        }
+        if (b.busy) finish(await b.round(), b, a);
+        else if (firstDone) break;
+        else await new Promise((wake) => setTimeout(wake, 5));
+      }
+    })();
+    await Promise.all([loopA, loopB]);
+    await a.stop();
+    await b.stop();
+  } finally {
+    a.destroy();
+    b.destroy();
+  }
+  return { first: a.out, second: b.out };
+}
+
+/** The starting cells as rows' filled and empty bits. */
+function rowBits(p: Nonogram): { filled: number[]; empty: number[] } {
+  const cells = initialCells(p);
+  const filled = new Array(p.height).fill(0);
+  const empty = new Array(p.height).fill(0);
+  for (let i = 0; i < cells.length; i++) {
+    const r = Math.floor(i / p.width);
+    const bit = 1 << (i - r * p.width);
+    if (cells[i] === FILLED) filled[r] |= bit;
+    else if (cells[i] === EMPTY) empty[r] |= bit;
+  }
+  return { filled, empty };
+}
