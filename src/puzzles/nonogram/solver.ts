@@ -99,11 +99,11 @@ export type Search = 'race' | 'probing' | 'cdcl';
 export const SEARCHES: Search[] = ['probing', 'cdcl', 'race'];
 
 /**
- * The race's CDCL side: it joins a puzzle after probing has spent 20 rounds (2,000 probes each) on it, and runs on
+ * The race's CDCL side: it joins a puzzle after probing has spent 80 rounds (500 probes each) on it, and runs on
  * few lanes, so that it takes little of the GPU from probing. The two kernels share the GPU's queue: CDCL on more
- * lanes, or joining after 2 or 5 rounds, answered fewer TAAI puzzles in 82 and 240 s than probing alone (README).
+ * lanes, or joining after 2 or 5 rounds (of 2,000 probes), answered fewer TAAI puzzles in 82 and 240 s than probing alone (README).
  */
-const RACE_JOIN_AFTER = 20;
+const RACE_JOIN_AFTER = 80;
 const RACE_CDCL = { lanes: 16, slots: 16, budget: 100 };
 
 export interface NonogramSolveOptions {
