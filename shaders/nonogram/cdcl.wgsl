@@ -26,13 +26,8 @@ struct Params {
 
 @group(0) @binding(0) var<uniform> params: Params;
 
-// input: one word per job, the offset of its record: [width | height << 8, clue table offset, slot, resume (0 or
-// 1), rows' filled bits (height words), rows' empty bits (height words)]; a clue table is packClues' (pack.ts).
-// results: RESULT_WORDS per job: status, conflicts, decisions, settles, explanation settles, learned clauses,
-// restarts, line only (1: no decision was needed); then two solutions as rows' filled bits (32 words each). A
-// suspended job has status STATUS_SUSPENDED and nothing else.
-const RESULT_HEADER: u32 = 8u;
-const RESULT_WORDS: u32 = 72u;
+// input and results as job.wgsl says; the counters: conflicts, decisions, settles, explanation settles, learned
+// clauses, restarts, line only (1: no decision was needed).
 
 // a slot: the header (counters from word 1 in the results' order, then the search's registers), two solutions,
 // the suspended cells, per-cell arrays, then `mem`: watch heads (one per literal), the blocking clause's room and
@@ -82,11 +77,7 @@ const COL_E: u32 = 96u;
 alias State = array<u32, 128>;
 var<private> cur: State;
 
-var<private> width: u32;
-var<private> height: u32;
 var<private> cells: u32;
-var<private> clues: u32;
-var<private> slotAt: u32;
 var<private> memAt: u32;
 
 // the search's registers (saved in the slot's header while suspended)
@@ -588,12 +579,8 @@ fn nono_cdcl() {
   loop {
     let job = next_job();
     if (job >= params.count) { break; }
-    let rec = input[job];
-    width = input[rec] & 0xffu;
-    height = input[rec] >> 8u;
+    let rec = open_job(job);
     cells = width * height;
-    clues = input[rec + 1u];
-    slotAt = input[rec + 2u] * params.slotWords;
     memAt = slotAt + S_MEM;
     for (var x = 0u; x < 32u; x++) { seen[x] = 0u; }
     var status = 0u;
@@ -654,11 +641,8 @@ fn nono_cdcl() {
       colDirty = (1u << width) - 1u;
     }
     status = search(conflicts);
-    let resultAt = job * RESULT_WORDS;
-    results[resultAt] = status;
-    let counters = array<u32, 8>(status, conflicts, decisions, settles, explainSettles, learned, restarts, lineOnly);
+    close_job(job, array<u32, 8>(status, conflicts, decisions, settles, explainSettles, learned, restarts, lineOnly), S_SOLUTIONS);
     if (status == STATUS_SUSPENDED) {
-      for (var x = 1u; x < RESULT_HEADER; x++) { scratch[slotAt + x] = counters[x]; }
       scratch[slotAt + H_SOLUTIONS] = solutions;
       scratch[slotAt + H_TRAIL] = trailLen;
       scratch[slotAt + H_LEVEL] = dl;
@@ -668,9 +652,6 @@ fn nono_cdcl() {
       scratch[slotAt + H_RESTARTS] = restartCount;
       scratch[slotAt + H_UNTIL_RESTART] = untilRestart;
       for (var x = 0u; x < 128u; x++) { scratch[slotAt + S_CELLS + x] = cur[x]; }
-      continue;
     }
-    for (var x = 1u; x < RESULT_HEADER; x++) { results[resultAt + x] = counters[x]; }
-    for (var x = 0u; x < 64u; x++) { results[resultAt + RESULT_HEADER + x] = scratch[slotAt + S_SOLUTIONS + x]; }
   }
 }

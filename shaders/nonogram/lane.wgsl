@@ -31,19 +31,12 @@ struct Params {
 
 @group(0) @binding(0) var<uniform> params: Params;
 
-// input: one word per job, the offset of its record: [width | height << 8, clue table offset, slot, resume (0 or
-// 1), rows' filled bits (height words), rows' empty bits (height words)]; a clue table is packClues' (pack.ts),
-// offsets from its start.
+// input and results as job.wgsl says; the counters: probes, branches, settles, root generations, level, nodes,
+// deepest stack.
 // scratch: one slot per job in flight, `slotWords` words each, that keeps a suspended search between dispatches:
 // a header of 16 words (the counters, RESULT_HEADER layout from word 1, then the stack depth and the solutions
 // found), two solutions, the node to probe next with its probe set, then the stack of waiting copies (each with its
 // probe set).
-// results: RESULT_WORDS per job: RESULT_HEADER words (status, probes, branches, settles, root generations, level,
-// nodes, deepest stack), then two solutions as rows' filled bits (MAX_LINES words each); a suspended job has status
-// STATUS_SUSPENDED and nothing else.
-const MAX_LINES: u32 = 32u;
-const RESULT_HEADER: u32 = 8u;
-const RESULT_WORDS: u32 = 72u;  // RESULT_HEADER + 2 * MAX_LINES
 const STATE_WORDS: u32 = 128u;
 const SLOT_SOLUTIONS: u32 = 16u;
 const SLOT_NODE: u32 = 80u;      // SLOT_SOLUTIONS + 2 * MAX_LINES
@@ -67,10 +60,6 @@ var<private> fillC: State;  // its probe copy with the cell filled
 var<private> emptyC: State; // and with it empty
 
 // the puzzle of the invocation
-var<private> width: u32;
-var<private> height: u32;
-var<private> clues: u32;
-var<private> slotAt: u32;
 // its counters and solutions so far
 var<private> probes: u32;
 var<private> settles: u32;
@@ -326,11 +315,7 @@ fn nono_lanes() {
   loop {
     let job = next_job();
     if (job >= params.count) { break; }
-    let rec = input[job];
-    width = input[rec] & 0xffu;
-    height = input[rec] >> 8u;
-    clues = input[rec + 1u];
-    slotAt = input[rec + 2u] * params.slotWords;
+    let rec = open_job(job);
     let stack = slotAt + SLOT_STACK;
     var status = 0u;
     var level = LEVEL_LINE;
@@ -426,16 +411,10 @@ fn nono_lanes() {
     if (status == 0u) {
       status = select(select(STATUS_MULTIPLE, STATUS_SOLVED, solutions == 1u), STATUS_CONTRADICTION, solutions == 0u);
     }
-    let resultAt = job * RESULT_WORDS;
-    results[resultAt] = status;
-    let counters = array<u32, 8>(status, probes, branches, settles, rootGenerations, level, nodes, deepest);
+    close_job(job, array<u32, 8>(status, probes, branches, settles, rootGenerations, level, nodes, deepest), SLOT_SOLUTIONS);
     if (status == STATUS_SUSPENDED) {
-      for (var x = 1u; x < RESULT_HEADER; x++) { scratch[slotAt + x] = counters[x]; }
       scratch[slotAt + 8u] = depth;
       scratch[slotAt + 9u] = solutions;
-      continue;
     }
-    for (var x = 1u; x < RESULT_HEADER; x++) { results[resultAt + x] = counters[x]; }
-    for (var x = 0u; x < 2u * MAX_LINES; x++) { results[resultAt + RESULT_HEADER + x] = scratch[slotAt + SLOT_SOLUTIONS + x]; }
   }
 }

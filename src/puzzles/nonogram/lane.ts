@@ -58,7 +58,7 @@ export function laneTakes(p: Nonogram): boolean {
 }
 
 export function nonogramLanePipeline(ctx: GpuContext): Promise<GPUComputePipeline> {
-  return lanePipeline(ctx, ['nonogram/settle.wgsl', 'nonogram/lane.wgsl'], 'nono_lanes');
+  return lanePipeline(ctx, ['nonogram/settle.wgsl', 'nonogram/job.wgsl', 'nonogram/lane.wgsl'], 'nono_lanes');
 }
 
 /** The probing search's round kernel (lane.wgsl) for these puzzles (each must pass laneTakes). */
@@ -133,7 +133,7 @@ export interface CdclLaneOptions extends Omit<LaneOptions, 'probeCap'> {
 const CDCL_SLOT_FIXED = 7426 + 3075;
 
 export function nonogramCdclPipeline(ctx: GpuContext): Promise<GPUComputePipeline> {
-  return lanePipeline(ctx, ['nonogram/settle.wgsl', 'nonogram/cdcl.wgsl'], 'nono_cdcl');
+  return lanePipeline(ctx, ['nonogram/settle.wgsl', 'nonogram/job.wgsl', 'nonogram/cdcl.wgsl'], 'nono_cdcl');
 }
 
 /** The conflict-driven search's round kernel (cdcl.wgsl, twin of solveCdclCpu in cdcl.ts); each job may take

@@ -11,7 +11,7 @@ import { EMPTY, FILLED, initialCells } from './reference.ts';
 /** the statuses that answer a puzzle (the others: a cap, a full stack, a search stopped by a deadline) */
 export const ANSWERS: ReadonlySet<LaneStatus> = new Set(['solved', 'multiple', 'contradiction']);
 
-/** words per job in the results (lane.wgsl and cdcl.wgsl RESULT_WORDS): a header, then two solutions of 32 rows */
+/** words per job in the results (shaders/nonogram/job.wgsl RESULT_WORDS): a header, then two solutions of 32 rows */
 const RESULT_WORDS = 72;
 const RESULT_HEADER = 8;
 

@@ -1,0 +1,38 @@
+// The job side shared by the nonogram round kernels (lane.wgsl, cdcl.wgsl; host: src/puzzles/nonogram/rounds.ts):
+// a job's record in `input`, its slot of scratch, its results.
+//
+// input: one word per job, the offset of its record: [width | height << 8, clue table offset, slot, resume (0 or
+// 1), rows' filled bits (height words), rows' empty bits (height words)]; a clue table is packClues' (pack.ts).
+// results: RESULT_WORDS per job: RESULT_HEADER words (the status, then the kernel's seven counters), then two
+// solutions as rows' filled bits (MAX_LINES words each); a suspended job has its status and nothing else.
+const MAX_LINES: u32 = 32u;
+const RESULT_HEADER: u32 = 8u;
+const RESULT_WORDS: u32 = 72u;  // RESULT_HEADER + 2 * MAX_LINES
+
+var<private> width: u32;
+var<private> height: u32;
+var<private> clues: u32;
+var<private> slotAt: u32;
+
+// Reads the job's record into width, height, clues and slotAt; returns the record's offset.
+fn open_job(job: u32) -> u32 {
+  let rec = input[job];
+  width = input[rec] & 0xffu;
+  height = input[rec] >> 8u;
+  clues = input[rec + 1u];
+  slotAt = input[rec + 2u] * params.slotWords;
+  return rec;
+}
+
+// The job's results: its status and counters (counters[0] is the status), and the two solutions kept at
+// `solutionsAt` in its slot. A suspended job's counters go to its slot's words 1-7 instead, for its next dispatch.
+fn close_job(job: u32, counters: array<u32, 8>, solutionsAt: u32) {
+  let resultAt = job * RESULT_WORDS;
+  results[resultAt] = counters[0];
+  if (counters[0] == STATUS_SUSPENDED) {
+    for (var x = 1u; x < RESULT_HEADER; x++) { scratch[slotAt + x] = counters[x]; }
+    return;
+  }
+  for (var x = 1u; x < RESULT_HEADER; x++) { results[resultAt + x] = counters[x]; }
+  for (var x = 0u; x < 2u * MAX_LINES; x++) { results[resultAt + RESULT_HEADER + x] = scratch[slotAt + solutionsAt + x]; }
+}
