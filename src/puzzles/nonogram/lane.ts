@@ -1,13 +1,15 @@
-// The complete nonogram solver with one puzzle per GPU invocation (shaders/nonogram/lane.wgsl): line logic, probing
-// and depth-first search in the invocation's private memory, waiting branches in the job's slot of scratch; rounds
-// of one dispatch and one readback each. The twin of solveCpu (reference.ts), step for step. Puzzles it cannot
-// finish (its stack or probe cap) come back as such for the caller to hand to the rounds solver (solver.ts).
+// The complete nonogram solvers with one puzzle per GPU invocation, run in rounds by rounds.ts:
+// - probing (shaders/nonogram/lane.wgsl): line logic, probing and depth-first search in the invocation's private
+//   memory, waiting branches in the job's slot of scratch; the twin of solveCpu (reference.ts), step for step.
+//   Puzzles it cannot finish (its stack or probe cap) come back as such for the caller to hand to the rounds
+//   solver (solver.ts).
+// - conflict-driven search (shaders/nonogram/cdcl.wgsl): the twin of solveCdclCpu (cdcl.ts), step for step.
 import { laneCount, lanePipeline, type LaneStatus } from '../../engine/lanes.ts';
 import type { GpuContext } from '../../gpu/context.ts';
 import type { Nonogram } from './codec.ts';
 import { gpuLimitError } from './pack.ts';
 import type { Level } from './reference.ts';
-import { CDCL_ARENA_WORDS } from './cdcl.ts';
+import { CDCL_ARENA_WORDS, type CdclResult } from './cdcl.ts';
 import { runRounds, type RoundKernel, type RoundStats } from './rounds.ts';
 
 /** lane.wgsl keeps a line in one word: lines up to 31 cells */
@@ -64,9 +66,9 @@ export function nonogramLanePipeline(ctx: GpuContext): Promise<GPUComputePipelin
 /** The probing search's round kernel (lane.wgsl) for these puzzles (each must pass laneTakes). */
 export async function probingKernel(ctx: GpuContext, puzzles: Nonogram[], opts: LaneOptions = {}): Promise<RoundKernel<LaneOutcome>> {
   checkTakes(puzzles, 'nonogram.lanes');
-  // many jobs in flight, short rounds: a TAAI 1,000 batch on SwiftShader answered 594 puzzles by 82 s with 256
-  // lanes, 1,024 slots and 500 probes per round, 508 with 64, 128 and 2,000 (fewer lanes idle at a round's end while
-  // its last jobs finish, and the easy puzzles of the whole batch are done in the first rounds)
+  // many jobs in flight, short rounds: a TAAI 1,000 batch on SwiftShader (first solutions, 82 s deadline) answered
+  // 594 puzzles with 256 lanes, 1,024 slots and 500 probes per round, 508 with 64, 128 and 2,000 (fewer lanes idle
+  // at a round's end while its last jobs finish, and the easy puzzles of the whole batch are done in the first rounds)
   const lanes = laneCount(opts.lanes ?? 256, puzzles.length);
   const slots = Math.max(1, Math.min(puzzles.length, opts.slots ?? 4 * lanes));
   // every branch fixes at least one cell, so a stack of `cells` copies always suffices
@@ -104,23 +106,12 @@ function checkTakes(puzzles: Nonogram[], label: string): void {
   for (const p of puzzles) if (!laneTakes(p)) throw new Error(`${label}: a ${p.width}x${p.height} puzzle is past the kernel's limits`);
 }
 
-export interface CdclOutcome {
+/** The CPU twin's result (solveCdclCpu), with a lanes status and the time it came back. */
+export type CdclOutcome = Omit<CdclResult, 'status'> & {
   status: LaneStatus;
-  /** row-major 0/1, as many as were found (0, 1 or 2) */
-  solutions: string[];
-  conflicts: number;
-  decisions: number;
-  /** line settles while propagating */
-  settles: number;
-  /** line settles spent reducing explanations */
-  explainSettles: number;
-  learned: number;
-  restarts: number;
-  /** no decision was needed: line logic alone */
-  lineOnly: boolean;
   /** from the start of the call to the readback that brought it */
   ms: number;
-}
+};
 
 export interface CdclLaneOptions extends Omit<LaneOptions, 'probeCap'> {
   /** conflicts one puzzle may take before it comes back `capped` */
