@@ -580,6 +580,7 @@ fn nono_cdcl() {
     let job = next_job();
     if (job >= params.count) { break; }
     let rec = open_job(job);
+    if (job_gone(job, rec)) { continue; }
     cells = width * height;
     memAt = slotAt + S_MEM;
     for (var x = 0u; x < 32u; x++) { seen[x] = 0u; }

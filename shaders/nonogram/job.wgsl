@@ -5,7 +5,11 @@
 // 1), rows' filled bits (height words), rows' empty bits (height words)]; a clue table is packClues' (pack.ts).
 // results: RESULT_WORDS per job: RESULT_HEADER words (the status, then the kernel's seven counters), then two
 // solutions as rows' filled bits (MAX_LINES words each); a suspended job has its status and nothing else.
+// The host queues the next round before it reads the last (rounds.ts): a resumed job whose search ended in the round
+// before comes back STATUS_GONE (word SLOT_ENDED of its slot says so), with nothing else.
 const MAX_LINES: u32 = 32u;
+const STATUS_GONE: u32 = 7u;
+const SLOT_ENDED: u32 = 0u;
 const RESULT_HEADER: u32 = 8u;
 const RESULT_WORDS: u32 = 72u;  // RESULT_HEADER + 2 * MAX_LINES
 
@@ -21,7 +25,15 @@ fn open_job(job: u32) -> u32 {
   height = input[rec] >> 8u;
   clues = input[rec + 1u];
   slotAt = input[rec + 2u] * params.slotWords;
+  if (input[rec + 3u] == 0u) { scratch[slotAt + SLOT_ENDED] = 0u; }
   return rec;
+}
+
+// A resumed job whose search has ended: its results say STATUS_GONE, and the kernel skips it.
+fn job_gone(job: u32, rec: u32) -> bool {
+  if (input[rec + 3u] == 0u || scratch[slotAt + SLOT_ENDED] == 0u) { return false; }
+  results[job * RESULT_WORDS] = STATUS_GONE;
+  return true;
 }
 
 // The job's results: its status and counters (counters[0] is the status), and the two solutions kept at
@@ -33,6 +45,7 @@ fn close_job(job: u32, counters: array<u32, 8>, solutionsAt: u32) {
     for (var x = 1u; x < RESULT_HEADER; x++) { scratch[slotAt + x] = counters[x]; }
     return;
   }
+  scratch[slotAt + SLOT_ENDED] = 1u;
   for (var x = 1u; x < RESULT_HEADER; x++) { results[resultAt + x] = counters[x]; }
   for (var x = 0u; x < 2u * MAX_LINES; x++) { results[resultAt + RESULT_HEADER + x] = scratch[slotAt + solutionsAt + x]; }
 }

@@ -34,9 +34,9 @@ struct Params {
 // input and results as job.wgsl says; the counters: probes, branches, settles, root generations, level, nodes,
 // deepest stack.
 // scratch: one slot per job in flight, `slotWords` words each, that keeps a suspended search between dispatches:
-// a header of 16 words (the counters, RESULT_HEADER layout from word 1, then the stack depth and the solutions
-// found), two solutions, the node to probe next with its probe set, then the stack of waiting copies (each with its
-// probe set).
+// a header of 16 words (word 0 SLOT_ENDED, the counters in RESULT_HEADER layout from word 1, then the stack depth
+// and the solutions found), two solutions, the node to probe next with its probe set, then the stack of waiting
+// copies (each with its probe set).
 const STATE_WORDS: u32 = 128u;
 const SLOT_SOLUTIONS: u32 = 16u;
 const SLOT_NODE: u32 = 80u;      // SLOT_SOLUTIONS + 2 * MAX_LINES
@@ -316,6 +316,7 @@ fn nono_lanes() {
     let job = next_job();
     if (job >= params.count) { break; }
     let rec = open_job(job);
+    if (job_gone(job, rec)) { continue; }
     let stack = slotAt + SLOT_STACK;
     var status = 0u;
     var level = LEVEL_LINE;

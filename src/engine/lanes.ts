@@ -32,6 +32,8 @@ export interface LaneChunk {
   params: Uint32Array<ArrayBuffer>;
   /** words of the results buffer the kernel writes and the host reads back */
   resultWords: number;
+  /** the jobs it holds, when the runner decides that at packing time (rounds of a search: see `LaneRun.jobs`) */
+  jobs?: number;
 }
 
 export interface LaneRun {
@@ -46,12 +48,14 @@ export interface LaneRun {
   scratch?: GPUBuffer;
   /** bytes of the params uniform */
   paramsBytes: number;
+  /** jobs in all; a runner whose chunks are rounds of the same searches gives Infinity, stops with `more` and says
+   * in each chunk how many jobs it holds */
   jobs: number;
-  /** jobs per dispatch */
+  /** jobs per dispatch (at most) */
   chunk: number;
-  /** packs jobs first .. first + count - 1 */
+  /** packs jobs first .. first + count - 1 (or, with `jobs` Infinity, the round's own; `LaneChunk.jobs` says how many) */
   pack(first: number, count: number): LaneChunk;
-  /** decodes their results (a copy, valid after the call) */
+  /** decodes their results (a copy, valid after the call); `count` is the chunk's jobs */
   unpack(first: number, count: number, results: Uint32Array): void;
   /** false stops submitting more chunks (e.g. a deadline); the ones queued still finish */
   more?(): boolean;
@@ -92,8 +96,9 @@ export async function runLanes(ctx: GpuContext, run: LaneRun): Promise<void> {
   const work = device.createBuffer({ label: `${run.label}.work`, size: 16, usage });
   const uniform = device.createBuffer({ label: `${run.label}.params`, size: Math.max(16, run.paramsBytes), usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   const submit = (first: number): Submitted => {
-    const count = Math.min(run.chunk, run.jobs - first);
-    const { input: words, params, resultWords } = run.pack(first, count);
+    const packed = run.pack(first, Math.min(run.chunk, run.jobs - first));
+    const { input: words, params, resultWords } = packed;
+    const count = packed.jobs ?? Math.min(run.chunk, run.jobs - first);
     const input = device.createBuffer({ label: `${run.label}.input`, size: Math.max(16, 4 * words.length), usage });
     const results = device.createBuffer({ label: `${run.label}.results`, size: Math.max(16, 4 * resultWords), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
     const read = device.createBuffer({ label: `${run.label}.read`, size: Math.max(16, 4 * resultWords), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
@@ -135,8 +140,8 @@ export async function runLanes(ctx: GpuContext, run: LaneRun): Promise<void> {
       await read.mapAsync(GPUMapMode.READ);
       const waitMs = performance.now() - waited;
       // a map ready at once means the nap overslept (the chunk took less): the estimate shrinks instead of feeding
-      // the nap back into itself
-      msPerJob = napMs >= 1 && waitMs < 0.5 ? msPerJob / 2 : (napMs + waitMs) / count;
+      // the nap back into itself (gently: the chunk queued behind kept the GPU busy)
+      if (count > 0) msPerJob = napMs >= 1 && waitMs < 0.5 ? msPerJob * 0.7 : (napMs + waitMs) / count;
       run.onTimed?.(msPerJob);
       run.onReadback?.();
       const r = new Uint32Array(read.getMappedRange().slice(0));

@@ -2,7 +2,7 @@
 // search): each job keeps its search in a slot of scratch between rounds. `runRounds` runs one kernel over a list of
 // puzzles; `raceRounds` runs two at once on the same puzzles, the second joining only the puzzles the first finds
 // hard, and whichever answers a puzzle first ends the other's job on it.
-import { LANE_STATUS, laneCount, runLanes, type LaneStatus } from '../../engine/lanes.ts';
+import { LANE_STATUS, runLanes, type LaneStatus } from '../../engine/lanes.ts';
 import type { GpuContext } from '../../gpu/context.ts';
 import type { Nonogram } from './codec.ts';
 import { packClues } from './pack.ts';
@@ -31,26 +31,52 @@ export interface RoundKernel<O> {
   /** invocations per dispatch and jobs in flight (one slot each) */
   lanes: number;
   slots: number;
+  /** a first guess of a round's ms per job on a CPU adapter (SwiftShader), before any round is timed */
+  cpuMsPerJob?: number;
 }
+
 
 export interface RoundStats {
   dispatches: number;
   readbacks: number;
+  /** results of jobs a round queued behind the one they ended in (STATUS_GONE) */
+  gone?: number;
 }
 
 interface Job {
   index: number;
   slot: number;
+  /** its search is in its slot (it has been in a round) */
   resume: boolean;
-  /** rounds it has run */
+  /** rounds it came back from suspended */
   rounds: number;
+  /** finished or dropped: results of rounds still in flight for it are stale */
+  ended: boolean;
+}
+
+/** the status a kernel gives a job whose search ended in an earlier round (shaders/nonogram/job.wgsl STATUS_GONE) */
+const STATUS_GONE = 7;
+
+/** What a loop of rounds does between them. */
+export interface RoundLoop {
+  /** before each round is packed: start jobs in free slots */
+  refill(): void;
+  /** false: pack no more rounds (the ones queued still run and are read) */
+  more(): boolean;
+  /** after each round is read: the puzzles it finished */
+  onFinished(finished: number[]): void;
 }
 
 /**
  * One kernel's jobs in flight. Each round is one dispatch of them (one slot of scratch each); a job runs until its
  * puzzle is done or it has spent its share of the round, then waits in its slot for the next round. So a round
  * lasts a bounded time (a deadline is looked at between rounds), a hard puzzle never holds a round's other lanes
- * idle at its end for long, and finished puzzles free their slots for new ones at once.
+ * idle at its end for long, and finished puzzles free their slots for new ones.
+ *
+ * Two rounds are in flight: the next is queued (every job of this one again) before this one is read, so the GPU
+ * never waits for the host's readback and decisions, and the host can sleep through a round instead of polling
+ * (Dawn's Node bindings poll in a busy loop while a map is pending, taking a core from SwiftShader). A job that
+ * ended in a round comes back STATUS_GONE from the one queued behind it; its slot takes a new job a round later.
  */
 export class RoundRun<O> {
   /** outcomes by puzzle index: finished jobs, and after stop() the suspended ones */
@@ -58,11 +84,14 @@ export class RoundRun<O> {
   private readonly clueTables: (Uint32Array | undefined)[];
   private readonly scratch: GPUBuffer;
   private readonly free: number[];
+  /** jobs not known to have ended */
   private active: Job[] = [];
   /** puzzles answered elsewhere: their jobs end at the next round */
   private readonly dropped = new Set<number>();
   private readonly started = new Set<number>();
-  private msPerJob = 0;
+  private msPerJob: number;
+  /** how long the last round took, from the readback before it (what the next one is expected to take) */
+  private roundMs = 0;
 
   constructor(
     private readonly ctx: GpuContext,
@@ -76,6 +105,8 @@ export class RoundRun<O> {
     const slots = Math.max(1, kernel.slots);
     this.scratch = ctx.device.createBuffer({ label: `${kernel.label}.slots`, size: 4 * slots * kernel.slotWords, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
     this.free = Array.from({ length: slots }, (_, k) => slots - 1 - k);
+    // without a guess the first round is polled for in full (a real GPU's round is over before a guess would be)
+    this.msPerJob = ctx.adapter.fallback ? (kernel.cpuMsPerJob ?? 0) : 0;
   }
 
   /** a slot is free for a new job */
@@ -83,12 +114,12 @@ export class RoundRun<O> {
     return this.free.length > 0;
   }
 
-  /** jobs in flight */
+  /** jobs not known to have ended */
   get busy(): number {
     return this.active.length;
   }
 
-  /** the jobs in flight: puzzle index and rounds run */
+  /** the jobs not known to have ended: puzzle index and rounds run */
   jobs(): readonly { index: number; rounds: number }[] {
     return this.active;
   }
@@ -100,37 +131,47 @@ export class RoundRun<O> {
   start(index: number): void {
     if (this.started.has(index)) throw new Error(`${this.kernel.label}: puzzle ${index} started twice`);
     this.started.add(index);
-    this.active.push({ index, slot: this.free.pop()!, resume: false, rounds: 0 });
+    this.active.push({ index, slot: this.free.pop()!, resume: false, rounds: 0, ended: false });
   }
 
-  /** A puzzle answered elsewhere: its job ends at the next round (its slot freed, its result ignored). */
+  /** A puzzle answered elsewhere: its job ends at the next round (its slot freed, its results ignored). */
   drop(index: number): void {
     this.dropped.add(index);
   }
 
-  /** One dispatch of the jobs in flight; returns the puzzles it finished. */
-  async round(): Promise<number[]> {
-    this.active = this.active.filter((job) => !this.leave(job));
-    const round = this.active;
-    const finished: number[] = [];
-    if (round.length === 0) return finished;
+  /** Would a round packed now end after `deadline`? It runs after the one queued; the last round's time is the
+   * guess for each. */
+  late(deadline: number | undefined): boolean {
+    return deadline !== undefined && performance.now() + 2 * this.roundMs > deadline;
+  }
+
+  /** Runs rounds of the jobs in flight, two at a time, until `loop.more()` says stop and the queued ones are read. */
+  async run(loop: RoundLoop): Promise<void> {
     const { kernel, puzzles } = this;
+    // the job lists of the rounds in flight, oldest first
+    const queued: Job[][] = [];
+    let readAt = performance.now();
     await runLanes(this.ctx, {
       label: kernel.label,
       pipeline: kernel.pipeline,
-      lanes: laneCount(kernel.lanes, round.length),
+      lanes: kernel.lanes,
       scratchBytes: 0,
       scratch: this.scratch,
       paramsBytes: 32,
-      jobs: round.length,
-      chunk: round.length,
-      // a round takes up to seconds: sleep through most of it rather than in Dawn's busy wait
-      napBeforeReadback: 0.8,
+      jobs: Infinity,
+      chunk: kernel.slots,
+      more: () => loop.more(),
+      // a round takes up to seconds; the one queued behind keeps the GPU busy if the nap overshoots
+      napBeforeReadback: 0.9,
       msPerJob: this.msPerJob,
       onTimed: (ms) => (this.msPerJob = ms),
       onDispatch: () => this.stats.dispatches++,
       onReadback: () => this.stats.readbacks++,
       pack: () => {
+        loop.refill();
+        this.active = this.active.filter((job) => !this.leave(job));
+        const round = this.active.slice();
+        queued.push(round);
         const words: number[] = new Array(round.length).fill(0);
         round.forEach((job, k) => {
           const p = puzzles[job.index];
@@ -145,37 +186,45 @@ export class RoundRun<O> {
           words[rec + 1] = words.length;
           this.clueTables[job.index] ??= packClues(p);
           for (const w of this.clueTables[job.index]!) words.push(w);
+          job.resume = true;
         });
-        return { input: Uint32Array.from(words), params: kernel.params(round.length), resultWords: round.length * RESULT_WORDS };
+        return { input: Uint32Array.from(words), params: kernel.params(round.length), resultWords: Math.max(1, round.length) * RESULT_WORDS, jobs: round.length };
       },
       unpack: (_first, count, r) => {
-        const ms = performance.now() - this.t0;
-        const next: Job[] = [];
+        const now = performance.now();
+        this.roundMs = now - readAt;
+        readAt = now;
+        const ms = now - this.t0;
+        const round = queued.shift()!;
+        const finished: number[] = [];
         for (let k = 0; k < count; k++) {
           const job = round[k];
           const at = k * RESULT_WORDS;
+          if (r[at] === STATUS_GONE) this.stats.gone = (this.stats.gone ?? 0) + 1;
+          if (job.ended) continue;
+          if (r[at] === STATUS_GONE) throw new Error(`${kernel.label}: puzzle ${job.index}'s search ended unseen`);
           const status = LANE_STATUS[r[at]];
           if (!status) throw new Error(`${kernel.label}: puzzle ${job.index} came back without a status`);
           if (this.leave(job)) continue;
-          job.rounds++;
           if (status === 'suspended') {
-            next.push({ ...job, resume: true });
+            job.rounds++;
             continue;
           }
-          this.free.push(job.slot);
+          this.end(job);
           finished.push(job.index);
           const found = status === 'multiple' ? 2 : status === 'solved' ? 1 : 0;
           this.out[job.index] = kernel.outcome(status, r, at, at + RESULT_HEADER, found, puzzles[job.index], ms);
         }
-        this.active = next;
+        this.active = this.active.filter((job) => !job.ended);
+        loop.onFinished(finished);
       },
     });
-    return finished;
   }
 
   /** The searches still in flight, as `suspended` outcomes: their counters and any solution found so far. */
   async stop(): Promise<void> {
-    const jobs = this.active.filter((job) => !this.leave(job));
+    // a job started but never in a round has nothing in its slot: it is left out, as one never started
+    const jobs = this.active.filter((job) => !this.leave(job) && job.resume);
     this.active = [];
     if (jobs.length === 0) return;
     const { kernel, puzzles } = this;
@@ -206,9 +255,16 @@ export class RoundRun<O> {
   /** a dropped job leaves: its slot is freed */
   private leave(job: Job): boolean {
     if (!this.dropped.has(job.index)) return false;
-    this.free.push(job.slot);
     this.dropped.delete(job.index);
+    this.end(job);
     return true;
+  }
+
+  /** Its slot takes another job in the next round packed: the kernel runs rounds in order, and a new job starts
+   * afresh where a round still queued finds the old one gone (or, dropped, runs it on for nothing). */
+  private end(job: Job): void {
+    job.ended = true;
+    this.free.push(job.slot);
   }
 }
 
@@ -224,12 +280,13 @@ export async function runRounds<O>(ctx: GpuContext, puzzles: Nonogram[], kernel:
   const run = new RoundRun(ctx, puzzles, kernel, stats);
   try {
     let next = 0;
-    while (run.busy || next < puzzles.length) {
-      if (opts.deadline !== undefined && performance.now() > opts.deadline) break;
-      while (run.room && next < puzzles.length) run.start(next++);
-      const finished = await run.round();
-      if (finished.length) opts.onChunk?.(finished.length);
-    }
+    await run.run({
+      refill: () => {
+        while (run.room && next < puzzles.length) run.start(next++);
+      },
+      more: () => !run.late(opts.deadline) && (run.busy > 0 || next < puzzles.length),
+      onFinished: (finished) => finished.length && opts.onChunk?.(finished.length),
+    });
     await run.stop();
   } finally {
     run.destroy();
@@ -262,7 +319,6 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
   const b = new RoundRun(ctx, puzzles, second, stats, t0);
   const joinAfter = opts.joinAfter ?? 2;
   const answered = new Set<number>();
-  const late = () => opts.deadline !== undefined && performance.now() > opts.deadline;
   const finish = (finished: number[], run: RoundRun<{ status: LaneStatus }>, other: RoundRun<{ status: LaneStatus }>) => {
     let count = 0;
     for (const i of finished) {
@@ -274,30 +330,32 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
     }
     if (count) opts.onChunk?.(count);
   };
+  const join = () => {
+    for (const job of a.jobs()) {
+      if (!b.room) break;
+      if (job.rounds >= joinAfter && !answered.has(job.index) && !b.has(job.index)) b.start(job.index);
+    }
+  };
   let firstDone = false;
   try {
     const loopA = (async () => {
       let next = 0;
       try {
-        while (a.busy || next < puzzles.length) {
-          if (late()) break;
-          while (a.room && next < puzzles.length) {
-            if (!answered.has(next)) a.start(next);
-            next++;
-          }
-          finish(await a.round(), a, b);
-        }
+        await a.run({
+          refill: () => {
+            for (; a.room && next < puzzles.length; next++) if (!answered.has(next)) a.start(next);
+          },
+          more: () => !a.late(opts.deadline) && (a.busy > 0 || next < puzzles.length),
+          onFinished: (finished) => finish(finished, a, b),
+        });
       } finally {
         firstDone = true;
       }
     })();
     const loopB = (async () => {
-      while (!late()) {
-        for (const job of a.jobs()) {
-          if (!b.room) break;
-          if (job.rounds >= joinAfter && !answered.has(job.index) && !b.has(job.index)) b.start(job.index);
-        }
-        if (b.busy) finish(await b.round(), b, a);
+      while (!b.late(opts.deadline)) {
+        join();
+        if (b.busy) await b.run({ refill: join, more: () => !b.late(opts.deadline) && b.busy > 0, onFinished: (finished) => finish(finished, b, a) });
         else if (firstDone) break;
         else await new Promise((wake) => setTimeout(wake, 5));
       }
