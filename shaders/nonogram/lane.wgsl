@@ -23,7 +23,7 @@ struct Params {
   probeCap: u32,
   // 1: stop at the first solution; 2: prove uniqueness or find a second
   maxSolutions: u32,
-  // probes a job may run in this dispatch before it is suspended (at the next node) to resume in a later one
+  // probes a job may run in this dispatch before it is suspended (before its next probe) to resume in a later one
   budget: u32,
   // words per slot of scratch
   slotWords: u32,
@@ -34,11 +34,13 @@ struct Params {
 // input and results as job.wgsl says; the counters: probes, branches, settles, root generations, level, nodes,
 // deepest stack.
 // scratch: one slot per job in flight, `slotWords` words each, that keeps a suspended search between dispatches:
-// a header of 16 words (word 0 SLOT_ENDED, the counters in RESULT_HEADER layout from word 1, then the stack depth
-// and the solutions found), two solutions, the node to probe next with its probe set, then the stack of waiting
+// a header of 16 words (word 0 SLOT_ENDED, the counters in RESULT_HEADER layout from word 1, then the stack depth,
+// the solutions found and from SLOT_SCAN where a suspended node's probing stands), two solutions, the node to probe next with its probe set, then the stack of waiting
 // copies (each with its probe set).
 const STATE_WORDS: u32 = 128u;
 const SLOT_SOLUTIONS: u32 = 16u;
+// a suspended node's scan state (probe_all): scanAny | scanRow << 1 | scanCol << 6, bestScore, branchCell, base
+const SLOT_SCAN: u32 = 10u;
 const SLOT_NODE: u32 = 80u;      // SLOT_SOLUTIONS + 2 * MAX_LINES
 const SLOT_STACK: u32 = 240u;    // SLOT_NODE + ENTRY_WORDS
 // a waiting copy (or a suspended node): its cells, then its probe set
@@ -183,7 +185,18 @@ const NODE_FAILED: u32 = 0u;   // a contradiction: no solution below this node
 const NODE_ENDED: u32 = 1u;    // complete, or enough solutions found
 const NODE_BRANCH: u32 = 2u;   // probing stalled: branch on `branchCell`
 const NODE_CAPPED: u32 = 3u;   // the probe cap
+const NODE_SUSPENDED: u32 = 4u; // the dispatch's budget spent: the node goes on in a later one from where it stopped
 var<private> branchCell: u32;
+
+// where probe_all is in a node, kept in the slot's header while suspended mid-node: the row and column its scan goes
+// on from, whether its pass probed any cell, the best branch score since the last news and the known cells then
+var<private> scanRow: u32;
+var<private> scanCol: u32;
+var<private> scanAny: bool;
+var<private> bestScore: i32;
+var<private> base: i32;
+// probes when this dispatch took up the job (each dispatch spends at most params.budget)
+var<private> entryProbes: u32;
 
 // the node's probe set: bit c of word r = probe cell (r, c)
 var<private> open: array<u32, 32>;
@@ -217,26 +230,38 @@ fn remember_known(s: ptr<private, State>) {
 // Probing `cur` (solveCpu's probeAll): the cells of `open`, in index order, in passes until the set is empty; news
 // puts the unknown cells of its rows and columns back in the set. Then the best cell probed since the last news is
 // the branch, or, with none, every unknown cell is probed again.
-fn probe_all() -> u32 {
+// `fresh`: a node's start; otherwise it goes on where it was suspended (scanRow, scanCol, scanAny, bestScore, base).
+fn probe_all(fresh: bool) -> u32 {
   let full = line_mask(width);
   let allCells = width * height;
-  var bestScore = -1;
   var curKnown = known(&cur);
-  var base = i32(curKnown);
+  if (fresh) {
+    bestScore = -1;
+    base = i32(curKnown);
+    scanRow = 0u;
+    scanCol = 0u;
+    scanAny = false;
+  }
   loop {
     loop {
-      var any = false;
-      for (var r = 0u; r < height; r++) {
-        var c = 0u;
+      for (var r = scanRow; r < height; r++) {
+        var c = scanCol;
+        scanCol = 0u;
         loop {
           // the row's next cell of the set at or after c (cells news puts in later in the row come in this pass)
           let next = open[r] & ~((1u << c) - 1u);
           if (next == 0u) { break; }
           let cell = firstTrailingBit(next);
+          if ((known_row(&cur, r) & (1u << cell)) == 0u && probes - entryProbes >= params.budget) {
+            // this dispatch's share is spent: the scan goes on at this cell in a later one
+            scanRow = r;
+            scanCol = cell;
+            return NODE_SUSPENDED;
+          }
           c = cell + 1u;
           open[r] &= ~(1u << cell);
           if ((known_row(&cur, r) & (1u << cell)) != 0u) { continue; }
-          any = true;
+          scanAny = true;
           if (probes >= params.probeCap) { return NODE_CAPPED; }
           probes += 2u;
           let fillOk = probe(&fillC, r, cell, true);
@@ -286,7 +311,9 @@ fn probe_all() -> u32 {
           mark_lines(&cur);
         }
       }
-      if (!any) { break; }
+      scanRow = 0u;
+      if (!scanAny) { break; }
+      scanAny = false;
     }
     if (curKnown == allCells) {
       add_solution(&cur);
@@ -338,6 +365,13 @@ fn nono_lanes() {
       solutions = scratch[slotAt + 9u];
       for (var x = 0u; x < STATE_WORDS; x++) { cur[x] = scratch[slotAt + SLOT_NODE + x]; }
       for (var r = 0u; r < MAX_LINES; r++) { open[r] = scratch[slotAt + SLOT_NODE + STATE_WORDS + r]; }
+      let scan = scratch[slotAt + SLOT_SCAN];
+      scanAny = (scan & 1u) != 0u;
+      scanRow = (scan >> 1u) & 31u;
+      scanCol = (scan >> 6u) & 31u;
+      bestScore = bitcast<i32>(scratch[slotAt + SLOT_SCAN + 1u]);
+      branchCell = scratch[slotAt + SLOT_SCAN + 2u];
+      base = bitcast<i32>(scratch[slotAt + SLOT_SCAN + 3u]);
     } else {
       probes = 0u;
       settles = 0u;
@@ -356,19 +390,26 @@ fn nono_lanes() {
       // the root probes every cell
       for (var r = 0u; r < MAX_LINES; r++) { open[r] = select(0u, line_mask(width) & ~known_row(&cur, r), r < height); }
     }
-    let entryProbes = probes;
+    entryProbes = probes;
+    // a resumed search goes on in the node it was suspended in
+    var fresh = input[rec + 3u] == 0u;
     // depth first: probe the node; branch (the filled copy runs on, the empty one waits) or take the newest waiting
     loop {
       if (status != 0u) { break; }
-      if (probes - entryProbes >= params.budget) {
-        // this dispatch's share is spent: the node waits in the slot for the next one
+      if (fresh) { nodes++; }
+      let outcome = probe_all(fresh);
+      fresh = true;
+      if (outcome == NODE_SUSPENDED) {
+        // this dispatch's share is spent: the node and where its probing stood wait in the slot for the next one
         status = STATUS_SUSPENDED;
         for (var x = 0u; x < STATE_WORDS; x++) { scratch[slotAt + SLOT_NODE + x] = cur[x]; }
         for (var r = 0u; r < MAX_LINES; r++) { scratch[slotAt + SLOT_NODE + STATE_WORDS + r] = open[r]; }
+        scratch[slotAt + SLOT_SCAN] = select(0u, 1u, scanAny) | (scanRow << 1u) | (scanCol << 6u);
+        scratch[slotAt + SLOT_SCAN + 1u] = bitcast<u32>(bestScore);
+        scratch[slotAt + SLOT_SCAN + 2u] = branchCell;
+        scratch[slotAt + SLOT_SCAN + 3u] = bitcast<u32>(base);
         break;
       }
-      nodes++;
-      let outcome = probe_all();
       if (outcome == NODE_CAPPED) {
         status = STATUS_CAPPED;
         break;

@@ -72,6 +72,8 @@ export interface LaneRun {
   msPerJob?: number;
   /** after the run: ms per job of its last chunk (for the caller's next run) */
   onTimed?(msPerJob: number): void;
+  /** the jobs of the chunk about to be read that still take time (the nap is for them; default: all) */
+  liveJobs?(): number;
 }
 
 /** The lanes' invocations for this many jobs: whole workgroups, at most `wanted`, no more than the jobs need. */
@@ -134,14 +136,15 @@ export async function runLanes(ctx: GpuContext, run: LaneRun): Promise<void> {
         next += run.chunk;
       }
       const { first, count, buffers, read } = pending.shift()!;
-      const napMs = (run.napBeforeReadback ?? 0) * msPerJob * count;
+      const live = run.liveJobs?.() ?? count;
+      const napMs = (run.napBeforeReadback ?? 0) * msPerJob * live;
       if (napMs >= 1) await new Promise((wake) => setTimeout(wake, napMs));
       const waited = performance.now();
       await read.mapAsync(GPUMapMode.READ);
       const waitMs = performance.now() - waited;
       // a map ready at once means the nap overslept (the chunk took less): the estimate shrinks instead of feeding
       // the nap back into itself (gently: the chunk queued behind kept the GPU busy)
-      if (count > 0) msPerJob = napMs >= 1 && waitMs < 0.5 ? msPerJob * 0.7 : (napMs + waitMs) / count;
+      if (live > 0) msPerJob = napMs >= 1 && waitMs < 0.5 ? msPerJob * 0.7 : (napMs + waitMs) / live;
       run.onTimed?.(msPerJob);
       run.onReadback?.();
       const r = new Uint32Array(read.getMappedRange().slice(0));

@@ -86,8 +86,6 @@ export async function probingKernel(ctx: GpuContext, puzzles: Nonogram[], opts: 
     slots,
     slotWords,
     params: (count) => Uint32Array.from([count, depthCap, opts.probeCap ?? 0xffffffff, maxSolutions, budget, slotWords, 0, 0]),
-    // SwiftShader, 2 cores: TAAI's first round (1,000 roots probed in full) took ~6.5 ms per job, later ones ~4
-    cpuMsPerJob: 3,
     outcome: outcomeOf,
     // slot header: the result header's counters from word 1, then stack depth and solutions (lane.wgsl)
     report: { words: 80, solutionsAt: 16, found: 9 },

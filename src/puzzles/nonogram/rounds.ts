@@ -31,8 +31,6 @@ export interface RoundKernel<O> {
   /** invocations per dispatch and jobs in flight (one slot each) */
   lanes: number;
   slots: number;
-  /** a first guess of a round's ms per job on a CPU adapter (SwiftShader), before any round is timed */
-  cpuMsPerJob?: number;
 }
 
 
@@ -89,7 +87,7 @@ export class RoundRun<O> {
   /** puzzles answered elsewhere: their jobs end at the next round */
   private readonly dropped = new Set<number>();
   private readonly started = new Set<number>();
-  private msPerJob: number;
+  private msPerJob = 0;
   /** how long the last round took, from the readback before it (what the next one is expected to take) */
   private roundMs = 0;
 
@@ -105,8 +103,6 @@ export class RoundRun<O> {
     const slots = Math.max(1, kernel.slots);
     this.scratch = ctx.device.createBuffer({ label: `${kernel.label}.slots`, size: 4 * slots * kernel.slotWords, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
     this.free = Array.from({ length: slots }, (_, k) => slots - 1 - k);
-    // without a guess the first round is polled for in full (a real GPU's round is over before a guess would be)
-    this.msPerJob = ctx.adapter.fallback ? (kernel.cpuMsPerJob ?? 0) : 0;
   }
 
   /** a slot is free for a new job */
@@ -139,10 +135,11 @@ export class RoundRun<O> {
     this.dropped.add(index);
   }
 
-  /** Would a round packed now end after `deadline`? It runs after the one queued; the last round's time is the
-   * guess for each. */
+  /** Would a round packed now end more than half a round after `deadline`? It runs after the one queued; the last
+   * round's time is the guess for each. (Not packing it leaves the GPU idle after the queued one: either way the
+   * deadline is missed by up to half a round.) */
   late(deadline: number | undefined): boolean {
-    return deadline !== undefined && performance.now() + 2 * this.roundMs > deadline;
+    return deadline !== undefined && performance.now() + 1.5 * this.roundMs > deadline;
   }
 
   /** Runs rounds of the jobs in flight, two at a time, until `loop.more()` says stop and the queued ones are read. */
@@ -164,6 +161,8 @@ export class RoundRun<O> {
       // a round takes up to seconds; the one queued behind keeps the GPU busy if the nap overshoots
       napBeforeReadback: 0.9,
       msPerJob: this.msPerJob,
+      // a job that ended in the round before is skipped at once
+      liveJobs: () => queued[0].filter((job) => !job.ended).length,
       onTimed: (ms) => (this.msPerJob = ms),
       onDispatch: () => this.stats.dispatches++,
       onReadback: () => this.stats.readbacks++,
