@@ -35,8 +35,8 @@ struct Params {
 // deepest stack.
 // scratch: one slot per job in flight, `slotWords` words each, that keeps a suspended search between dispatches:
 // a header of 16 words (word 0 SLOT_ENDED, the counters in RESULT_HEADER layout from word 1, then the stack depth,
-// the solutions found and from SLOT_SCAN where a suspended node's probing stands), two solutions, the node to probe next with its probe set, then the stack of waiting
-// copies (each with its probe set).
+// the solutions found and from SLOT_SCAN where a suspended node's probing stands), two solutions, the node to probe
+// next with its probe set, then the stack of waiting copies (each with its probe set).
 const STATE_WORDS: u32 = 128u;
 const SLOT_SOLUTIONS: u32 = 16u;
 // a suspended node's scan state (probe_all): scanAny | scanRow << 1 | scanCol << 6, bestScore, branchCell, base
@@ -252,7 +252,8 @@ fn probe_all(fresh: bool) -> u32 {
           let next = open[r] & ~((1u << c) - 1u);
           if (next == 0u) { break; }
           let cell = firstTrailingBit(next);
-          if ((known_row(&cur, r) & (1u << cell)) == 0u && probes - entryProbes >= params.budget) {
+          let unknown = (known_row(&cur, r) & (1u << cell)) == 0u;
+          if (unknown && probes - entryProbes >= params.budget) {
             // this dispatch's share is spent: the scan goes on at this cell in a later one
             scanRow = r;
             scanCol = cell;
@@ -260,7 +261,7 @@ fn probe_all(fresh: bool) -> u32 {
           }
           c = cell + 1u;
           open[r] &= ~(1u << cell);
-          if ((known_row(&cur, r) & (1u << cell)) != 0u) { continue; }
+          if (!unknown) { continue; }
           scanAny = true;
           if (probes >= params.probeCap) { return NODE_CAPPED; }
           probes += 2u;

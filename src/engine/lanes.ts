@@ -98,9 +98,9 @@ export async function runLanes(ctx: GpuContext, run: LaneRun): Promise<void> {
   const work = device.createBuffer({ label: `${run.label}.work`, size: 16, usage });
   const uniform = device.createBuffer({ label: `${run.label}.params`, size: Math.max(16, run.paramsBytes), usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   const submit = (first: number): Submitted => {
-    const packed = run.pack(first, Math.min(run.chunk, run.jobs - first));
-    const { input: words, params, resultWords } = packed;
-    const count = packed.jobs ?? Math.min(run.chunk, run.jobs - first);
+    const wanted = Math.min(run.chunk, run.jobs - first);
+    const { input: words, params, resultWords, jobs } = run.pack(first, wanted);
+    const count = jobs ?? wanted;
     const input = device.createBuffer({ label: `${run.label}.input`, size: Math.max(16, 4 * words.length), usage });
     const results = device.createBuffer({ label: `${run.label}.results`, size: Math.max(16, 4 * resultWords), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
     const read = device.createBuffer({ label: `${run.label}.read`, size: Math.max(16, 4 * resultWords), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });

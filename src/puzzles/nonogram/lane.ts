@@ -66,18 +66,15 @@ export function nonogramLanePipeline(ctx: GpuContext): Promise<GPUComputePipelin
 /** The probing search's round kernel (lane.wgsl) for these puzzles (each must pass laneTakes). */
 export async function probingKernel(ctx: GpuContext, puzzles: Nonogram[], opts: LaneOptions = {}): Promise<RoundKernel<LaneOutcome>> {
   checkTakes(puzzles, 'nonogram.lanes');
-  // many jobs in flight, short rounds: a TAAI 1,000 batch on SwiftShader (first solutions, 82 s deadline) answered
-  // 594 puzzles with 256 lanes, 1,024 slots and 500 probes per round, 508 with 64, 128 and 2,000 (fewer lanes idle
-  // at a round's end while its last jobs finish, and the easy puzzles of the whole batch are done in the first rounds)
-  const lanes = laneCount(opts.lanes ?? 256, puzzles.length);
-  const slots = Math.max(1, Math.min(puzzles.length, opts.slots ?? 4 * lanes));
+  // many jobs in flight, short rounds: a TAAI 1,000 batch on SwiftShader (first solutions, 82 s deadline, one round
+  // at a time then) answered 594 puzzles with 256 lanes, 1,024 slots and 500 probes per round, 508 with 64, 128 and
+  // 2,000 (fewer lanes idle at a round's end, and the easy puzzles of the whole batch are done in the first rounds)
+  const { lanes, slots, maxSolutions } = jobsInFlight(puzzles, opts, 256, 4);
   // every branch fixes at least one cell, so a stack of `cells` copies always suffices
   const maxCells = Math.max(1, ...puzzles.map((p) => p.width * p.height));
   const scratchLimit = Math.min(256 << 20, ctx.limits.maxStorageBufferBindingSize);
   const depthCap = Math.max(1, Math.min(maxCells, Math.floor((scratchLimit / 4 / slots - SLOT_STACK) / ENTRY_WORDS)));
   const slotWords = SLOT_STACK + depthCap * ENTRY_WORDS;
-  // the results hold two solutions
-  const maxSolutions = Math.min(2, Math.max(1, opts.maxSolutions ?? 2));
   const budget = opts.budget ?? 500;
   return {
     label: 'nonogram.lanes',
@@ -100,6 +97,13 @@ export async function probingKernel(ctx: GpuContext, puzzles: Nonogram[], opts: 
 export async function solveNonogramLanes(ctx: GpuContext, puzzles: Nonogram[], opts: LaneOptions = {}, stats: LaneStats = { dispatches: 0, readbacks: 0 }): Promise<(LaneOutcome | undefined)[]> {
   if (puzzles.length === 0) return [];
   return runRounds(ctx, puzzles, await probingKernel(ctx, puzzles, opts), opts, stats);
+}
+
+/** Invocations, jobs in flight (`slotsPerLane` per invocation) and solutions sought (the results hold two). */
+function jobsInFlight(puzzles: Nonogram[], opts: Pick<LaneOptions, 'lanes' | 'slots' | 'maxSolutions'>, lanesDefault: number, slotsPerLane: number) {
+  const lanes = laneCount(opts.lanes ?? lanesDefault, puzzles.length);
+  const slots = Math.max(1, Math.min(puzzles.length, opts.slots ?? slotsPerLane * lanes));
+  return { lanes, slots, maxSolutions: Math.min(2, Math.max(1, opts.maxSolutions ?? 2)) };
 }
 
 function checkTakes(puzzles: Nonogram[], label: string): void {
@@ -131,11 +135,9 @@ export function nonogramCdclPipeline(ctx: GpuContext): Promise<GPUComputePipelin
  * `budget` conflicts per round. */
 export async function cdclKernel(ctx: GpuContext, puzzles: Nonogram[], opts: CdclLaneOptions = {}): Promise<RoundKernel<CdclOutcome>> {
   checkTakes(puzzles, 'nonogram.cdcl');
-  const lanes = laneCount(opts.lanes ?? 64, puzzles.length);
-  const slots = Math.max(1, Math.min(puzzles.length, opts.slots ?? 2 * lanes));
+  const { lanes, slots, maxSolutions } = jobsInFlight(puzzles, opts, 64, 2);
   const arenaWords = opts.arenaWords ?? CDCL_ARENA_WORDS;
   const slotWords = CDCL_SLOT_FIXED + arenaWords;
-  const maxSolutions = Math.min(2, Math.max(1, opts.maxSolutions ?? 2));
   const budget = opts.budget ?? 200;
   return {
     label: 'nonogram.cdcl',

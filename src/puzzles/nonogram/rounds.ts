@@ -33,7 +33,6 @@ export interface RoundKernel<O> {
   slots: number;
 }
 
-
 export interface RoundStats {
   dispatches: number;
   readbacks: number;
