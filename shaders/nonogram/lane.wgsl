@@ -91,58 +91,56 @@ fn add_cells(s: ptr<private, State>, rows: bool, line: u32, nf: u32, ne: u32) {
   for (var b = ne; b != 0u; b &= b - 1u) { (*s)[otherE + firstTrailingBit(b)] |= bit; }
 }
 
-// One pass over the dirty lines of an orientation: settles each, writes news to its own word and the crossing lines'
-// words, returns the crossing lines made dirty (bit 31 set: a contradiction; lines have at most 31 cells).
-fn settle_pass(s: ptr<private, State>, rows: bool, dirty: u32) -> u32 {
-  let len = select(height, width, rows);
-  let ownF = select(COL_F, ROW_F, rows);
-  let ownE = select(COL_E, ROW_E, rows);
-  let clueLine = select(height, 0u, rows);
-  var news = 0u;
-  var m = dirty;
+// Line logic to its fixpoint from these dirty lines (LineSolver.run): generations of a pass over the dirty rows, then
+// one over the dirty columns (those given and those the rows' news crossed), until a generation brings no news;
+// false: a contradiction. One loop settles one line per turn, whatever the pass: SwiftShader runs 4 invocations in
+// lockstep and emits every branch of a loop body for all of them, so a loop per pass cost each of the 4 a turn of
+// both passes' settles every generation; here the settle is in the code once.
+fn propagate(s: ptr<private, State>, rowDirty: u32, colDirty: u32) -> bool {
+  var rows = true;
+  var left = rowDirty;
+  var cols = colDirty;
+  var fromRows = 0u;
+  var fromCols = 0u;
   loop {
-    if (m == 0u) { break; }
-    let line = firstTrailingBit(m);
-    m &= m - 1u;
+    // a pass with no lines left: rows go on to columns, columns to the next generation or the fixpoint
+    loop {
+      if (left != 0u) { break; }
+      if (rows) {
+        rows = false;
+        left = cols | fromRows;
+        continue;
+      }
+      if ((fromRows | fromCols) != 0u) { generations++; }
+      if (fromCols == 0u) { return true; }
+      rows = true;
+      left = fromCols;
+      cols = 0u;
+      fromRows = 0u;
+      fromCols = 0u;
+    }
+    let line = firstTrailingBit(left);
+    left &= left - 1u;
     settles++;
+    let ownF = select(COL_F, ROW_F, rows);
+    let ownE = select(COL_E, ROW_E, rows);
     let fil = (*s)[ownF + line];
     let emp = (*s)[ownE + line];
-    let st = settle1(fil, emp, len, clues + clue_word(clues + clueLine + line));
-    if (!st.ok) { return 0x80000000u; }
+    let st = settle1(fil, emp, select(height, width, rows), clues + clue_word(clues + select(height, 0u, rows) + line));
+    if (!st.ok) {
+      // a contradiction ends line logic in the generation it turns up in, which counts (as in LineSolver.run)
+      generations++;
+      return false;
+    }
     let nf = st.fil & ~fil;
     let ne = st.emp & ~emp;
     if ((nf | ne) == 0u) { continue; }
     add_cells(s, rows, line, nf, ne);
-    news |= nf | ne;
+    if (rows) { fromRows |= nf | ne; } else { fromCols |= nf | ne; }
     gained += countOneBits(nf | ne);
     // a row's news is on that row; a column's news is on the rows of its new bits
     touched |= select(nf | ne, 1u << line, rows);
   }
-  return news;
-}
-
-// Line logic to its fixpoint from these dirty lines (LineSolver.run); false: a contradiction.
-fn propagate(s: ptr<private, State>, rowDirty: u32, colDirty: u32) -> bool {
-  var rd = rowDirty;
-  var cd = colDirty;
-  loop {
-    if ((rd | cd) == 0u) { break; }
-    // a contradiction ends line logic in the generation it turns up in, which counts (as in LineSolver.run)
-    let fromRows = settle_pass(s, true, rd);
-    if (fromRows == 0x80000000u) {
-      generations++;
-      return false;
-    }
-    let fromCols = settle_pass(s, false, cd | fromRows);
-    if (fromCols == 0x80000000u) {
-      generations++;
-      return false;
-    }
-    if ((fromRows | fromCols) != 0u) { generations++; }
-    rd = fromCols;
-    cd = 0u;
-  }
-  return true;
 }
 
 fn known(s: ptr<private, State>) -> u32 {
