@@ -240,86 +240,104 @@ fn probe_all(fresh: bool) -> u32 {
     scanCol = 0u;
     scanAny = false;
   }
+  // one probe per turn (SwiftShader runs the whole body for all 4 lockstep invocations each turn: a loop per row,
+  // or a turn for a cell news had decided, kept the others waiting)
   loop {
+    // the next unknown cell of the set from (scanRow, scanCol) on, in index order (cells news puts in later in the
+    // row come in this pass); the known ones leave the set
+    var found = false;
     loop {
-      for (var r = scanRow; r < height; r++) {
-        var c = scanCol;
+      if (scanRow >= height) { break; }
+      let next = open[scanRow] & ~((1u << scanCol) - 1u);
+      if (next == 0u) {
+        scanRow++;
         scanCol = 0u;
-        loop {
-          // the row's next cell of the set at or after c (cells news puts in later in the row come in this pass)
-          let next = open[r] & ~((1u << c) - 1u);
-          if (next == 0u) { break; }
-          let cell = firstTrailingBit(next);
-          let unknown = (known_row(&cur, r) & (1u << cell)) == 0u;
-          if (unknown && probes - entryProbes >= params.budget) {
-            // this dispatch's share is spent: the scan goes on at this cell in a later one
-            scanRow = r;
-            scanCol = cell;
-            return NODE_SUSPENDED;
-          }
-          c = cell + 1u;
-          open[r] &= ~(1u << cell);
-          if (!unknown) { continue; }
-          scanAny = true;
-          if (probes >= params.probeCap) { return NODE_CAPPED; }
-          probes += 2u;
-          let fillOk = probe(&fillC, r, cell, true);
-          let fillKnown = curKnown + gained;
-          let fillTouched = touched;
-          let emptyOk = probe(&emptyC, r, cell, false);
-          let emptyKnown = curKnown + gained;
-          if (!fillOk && !emptyOk) { return NODE_FAILED; }
-          if (!fillOk || !emptyOk) {
-            // the surviving copy holds: everything it decided is forced
-            remember_known(&cur);
-            if (fillOk) { cur = fillC; } else { cur = emptyC; }
-            curKnown = select(emptyKnown, fillKnown, fillOk);
-          } else {
-            if (fillKnown == allCells) { add_solution(&fillC); }
-            if (emptyKnown == allCells) { add_solution(&emptyC); }
-            if (solutions >= params.maxSolutions) { return NODE_ENDED; }
-            // cells both copies agree on are forced; line logic spreads them before the next probe
-            var rowNews = 0u;
-            var colNews = 0u;
-            // only rows both copies touched can hold cells they agree on
-            for (var both = fillTouched & touched; both != 0u; both &= both - 1u) {
-              let y = firstTrailingBit(both);
-              let f = fillC[ROW_F + y] & emptyC[ROW_F + y] & ~cur[ROW_F + y];
-              let e = fillC[ROW_E + y] & emptyC[ROW_E + y] & ~cur[ROW_E + y];
-              if ((f | e) == 0u) { continue; }
-              // the node's known cells before the news, once (mark_lines compares with them)
-              if (rowNews == 0u) { remember_known(&cur); }
-              rowNews |= 1u << y;
-              colNews |= f | e;
-              add_cells(&cur, true, y, f, e);
-            }
-            if (rowNews == 0u) {
-              let score = i32(min(fillKnown, emptyKnown)) - base;
-              if (score > bestScore) {
-                bestScore = score;
-                branchCell = r * 32u + cell;
-              }
-              continue;
-            }
-            if (!propagate(&cur, rowNews, colNews)) { return NODE_FAILED; }
-            curKnown = known(&cur);
-          }
-          // news: earlier outcomes no longer hold; the cells near it are probed (again)
-          bestScore = -1;
-          base = i32(curKnown);
-          mark_lines(&cur);
-        }
+        continue;
       }
+      scanCol = firstTrailingBit(next);
+      if ((known_row(&cur, scanRow) & (1u << scanCol)) == 0u) {
+        found = true;
+        break;
+      }
+      open[scanRow] &= ~(1u << scanCol);
+      scanCol++;
+    }
+    if (!found) {
+      // a pass over the set ended: another while it probed any cell
       scanRow = 0u;
-      if (!scanAny) { break; }
-      scanAny = false;
+      scanCol = 0u;
+      if (scanAny) {
+        scanAny = false;
+        continue;
+      }
+      if (curKnown == allCells) {
+        add_solution(&cur);
+        return NODE_ENDED;
+      }
+      if (bestScore >= 0) { return NODE_BRANCH; }
+      for (var r = 0u; r < height; r++) { open[r] = full & ~known_row(&cur, r); }
+      continue;
     }
-    if (curKnown == allCells) {
-      add_solution(&cur);
-      return NODE_ENDED;
+    let r = scanRow;
+    let cell = scanCol;
+    // this dispatch's share spent: the scan goes on at this cell in a later one
+    if (probes - entryProbes >= params.budget) { return NODE_SUSPENDED; }
+    scanCol = cell + 1u;
+    open[r] &= ~(1u << cell);
+    scanAny = true;
+    if (probes >= params.probeCap) { return NODE_CAPPED; }
+    probes += 2u;
+    let fillOk = probe(&fillC, r, cell, true);
+    let fillKnown = curKnown + gained;
+    let fillTouched = touched;
+    let emptyOk = probe(&emptyC, r, cell, false);
+    let emptyKnown = curKnown + gained;
+    if (!fillOk && !emptyOk) { return NODE_FAILED; }
+    var rowNews = 0u;
+    var colNews = 0u;
+    let survivor = !fillOk || !emptyOk;
+    if (survivor) {
+      // the surviving copy holds: everything it decided is forced. Line logic on the node from the cell gets that
+      // copy again (its settles are not counted, as solveCpu takes the copy): dearer than copying it only where it
+      // happens, where the copy, emitted for every turn, cost every turn
+      remember_known(&cur);
+      add_cells(&cur, true, r, select(0u, 1u << cell, fillOk), select(1u << cell, 0u, fillOk));
+      rowNews = 1u << r;
+      colNews = 1u << cell;
+    } else {
+      if (fillKnown == allCells) { add_solution(&fillC); }
+      if (emptyKnown == allCells) { add_solution(&emptyC); }
+      if (solutions >= params.maxSolutions) { return NODE_ENDED; }
+      // cells both copies agree on are forced; line logic spreads them before the next probe
+      // only rows both copies touched can hold cells they agree on
+      for (var both = fillTouched & touched; both != 0u; both &= both - 1u) {
+        let y = firstTrailingBit(both);
+        let f = fillC[ROW_F + y] & emptyC[ROW_F + y] & ~cur[ROW_F + y];
+        let e = fillC[ROW_E + y] & emptyC[ROW_E + y] & ~cur[ROW_E + y];
+        if ((f | e) == 0u) { continue; }
+        // the node's known cells before the news, once (mark_lines compares with them)
+        if (rowNews == 0u) { remember_known(&cur); }
+        rowNews |= 1u << y;
+        colNews |= f | e;
+        add_cells(&cur, true, y, f, e);
+      }
+      if (rowNews == 0u) {
+        let score = i32(min(fillKnown, emptyKnown)) - base;
+        if (score > bestScore) {
+          bestScore = score;
+          branchCell = r * 32u + cell;
+        }
+        continue;
+      }
     }
-    if (bestScore >= 0) { return NODE_BRANCH; }
-    for (var r = 0u; r < height; r++) { open[r] = full & ~known_row(&cur, r); }
+    let counted = settles;
+    if (!propagate(&cur, rowNews, colNews)) { return NODE_FAILED; }
+    if (survivor) { settles = counted; }
+    curKnown = known(&cur);
+    // news: earlier outcomes no longer hold; the cells near it are probed (again)
+    bestScore = -1;
+    base = i32(curKnown);
+    mark_lines(&cur);
   }
 }
 
