@@ -179,20 +179,22 @@ fn add_solution(s: ptr<private, State>) {
   solutions++;
 }
 
-const NODE_FAILED: u32 = 0u;   // a contradiction: no solution below this node
-const NODE_ENDED: u32 = 1u;    // complete, or enough solutions found
-const NODE_BRANCH: u32 = 2u;   // probing stalled: branch on `branchCell`
-const NODE_CAPPED: u32 = 3u;   // the probe cap
-const NODE_SUSPENDED: u32 = 4u; // the dispatch's budget spent: the node goes on in a later one from where it stopped
-var<private> branchCell: u32;
+// How a node's probing ended (`outcome`; NODE_NONE while it goes on)
+const NODE_NONE: u32 = 0u;
+const NODE_FAILED: u32 = 1u;    // a contradiction: no solution below this node
+const NODE_ENDED: u32 = 2u;     // complete, or enough solutions found
+const NODE_BRANCH: u32 = 3u;    // probing stalled: branch on `branchCell`
+const NODE_CAPPED: u32 = 4u;    // the probe cap
+const NODE_SUSPENDED: u32 = 5u; // the dispatch's budget spent: the node goes on in a later one from where it stopped
 
-// where probe_all is in a node, kept in the slot's header while suspended mid-node: the row and column its scan goes
-// on from, whether its pass probed any cell, the best branch score since the last news and the known cells then
+// where probing stands in a node, kept in the slot's header while suspended mid-node: the row and column its scan
+// goes on from, whether its pass probed any cell, the best branch score since the last news and the known cells then
 var<private> scanRow: u32;
 var<private> scanCol: u32;
 var<private> scanAny: bool;
 var<private> bestScore: i32;
 var<private> base: i32;
+var<private> branchCell: u32;
 // probes when this dispatch took up the job (each dispatch spends at most params.budget)
 var<private> entryProbes: u32;
 
@@ -225,152 +227,35 @@ fn remember_known(s: ptr<private, State>) {
   for (var r = 0u; r < height; r++) { knownBefore[r] = known_row(s, r); }
 }
 
-// Probing `cur` (solveCpu's probeAll): the cells of `open`, in index order, in passes until the set is empty; news
-// puts the unknown cells of its rows and columns back in the set. Then the best cell probed since the last news is
-// the branch, or, with none, every unknown cell is probed again.
-// `fresh`: a node's start; otherwise it goes on where it was suspended (scanRow, scanCol, scanAny, bestScore, base).
-fn probe_all(fresh: bool) -> u32 {
-  let full = line_mask(width);
-  let allCells = width * height;
-  var curKnown = known(&cur);
-  if (fresh) {
-    bestScore = -1;
-    base = i32(curKnown);
-    scanRow = 0u;
-    scanCol = 0u;
-    scanAny = false;
-  }
-  // one probe per turn (SwiftShader runs the whole body for all 4 lockstep invocations each turn: a loop per row,
-  // or a turn for a cell news had decided, kept the others waiting)
-  loop {
-    // the next unknown cell of the set from (scanRow, scanCol) on, in index order (cells news puts in later in the
-    // row come in this pass); the known ones leave the set
-    var found = false;
-    loop {
-      if (scanRow >= height) { break; }
-      let next = open[scanRow] & ~((1u << scanCol) - 1u);
-      if (next == 0u) {
-        scanRow++;
-        scanCol = 0u;
-        continue;
-      }
-      scanCol = firstTrailingBit(next);
-      if ((known_row(&cur, scanRow) & (1u << scanCol)) == 0u) {
-        found = true;
-        break;
-      }
-      open[scanRow] &= ~(1u << scanCol);
-      scanCol++;
-    }
-    if (!found) {
-      // a pass over the set ended: another while it probed any cell
-      scanRow = 0u;
-      scanCol = 0u;
-      if (scanAny) {
-        scanAny = false;
-        continue;
-      }
-      if (curKnown == allCells) {
-        add_solution(&cur);
-        return NODE_ENDED;
-      }
-      if (bestScore >= 0) { return NODE_BRANCH; }
-      for (var r = 0u; r < height; r++) { open[r] = full & ~known_row(&cur, r); }
-      continue;
-    }
-    let r = scanRow;
-    let cell = scanCol;
-    // this dispatch's share spent: the scan goes on at this cell in a later one
-    if (probes - entryProbes >= params.budget) { return NODE_SUSPENDED; }
-    scanCol = cell + 1u;
-    open[r] &= ~(1u << cell);
-    scanAny = true;
-    if (probes >= params.probeCap) { return NODE_CAPPED; }
-    probes += 2u;
-    let fillOk = probe(&fillC, r, cell, true);
-    let fillKnown = curKnown + gained;
-    let fillTouched = touched;
-    let emptyOk = probe(&emptyC, r, cell, false);
-    let emptyKnown = curKnown + gained;
-    if (!fillOk && !emptyOk) { return NODE_FAILED; }
-    var rowNews = 0u;
-    var colNews = 0u;
-    let survivor = !fillOk || !emptyOk;
-    if (survivor) {
-      // the surviving copy holds: everything it decided is forced. Line logic on the node from the cell gets that
-      // copy again (its settles are not counted, as solveCpu takes the copy): dearer than copying it only where it
-      // happens, where the copy, emitted for every turn, cost every turn
-      remember_known(&cur);
-      add_cells(&cur, true, r, select(0u, 1u << cell, fillOk), select(1u << cell, 0u, fillOk));
-      rowNews = 1u << r;
-      colNews = 1u << cell;
-    } else {
-      if (fillKnown == allCells) { add_solution(&fillC); }
-      if (emptyKnown == allCells) { add_solution(&emptyC); }
-      if (solutions >= params.maxSolutions) { return NODE_ENDED; }
-      // cells both copies agree on are forced; line logic spreads them before the next probe
-      // only rows both copies touched can hold cells they agree on
-      for (var both = fillTouched & touched; both != 0u; both &= both - 1u) {
-        let y = firstTrailingBit(both);
-        let f = fillC[ROW_F + y] & emptyC[ROW_F + y] & ~cur[ROW_F + y];
-        let e = fillC[ROW_E + y] & emptyC[ROW_E + y] & ~cur[ROW_E + y];
-        if ((f | e) == 0u) { continue; }
-        // the node's known cells before the news, once (mark_lines compares with them)
-        if (rowNews == 0u) { remember_known(&cur); }
-        rowNews |= 1u << y;
-        colNews |= f | e;
-        add_cells(&cur, true, y, f, e);
-      }
-      if (rowNews == 0u) {
-        let score = i32(min(fillKnown, emptyKnown)) - base;
-        if (score > bestScore) {
-          bestScore = score;
-          branchCell = r * 32u + cell;
-        }
-        continue;
-      }
-    }
-    let counted = settles;
-    if (!propagate(&cur, rowNews, colNews)) { return NODE_FAILED; }
-    if (survivor) { settles = counted; }
-    curKnown = known(&cur);
-    // news: earlier outcomes no longer hold; the cells near it are probed (again)
-    bestScore = -1;
-    base = i32(curKnown);
-    mark_lines(&cur);
-  }
-}
+// ---------------------------------------------------------------------------------------------------------------
+// The search, in turns. SwiftShader runs 4 invocations in lockstep and emits every branch of a loop body for all of
+// them (only loops end early, when no invocation goes on), so each of the 4 pays for every stage of a turn. One turn
+// is at most one probe (a cell's two copies) per invocation, and the rest of a search happens in the same turn, in
+// stages: the node's line logic after news (or the puzzle's own), what a node's end leads to (the waiting copy to
+// take, the branch, or the job's end), the next cell of the scan, the probe, what the probe says. A stage that only
+// some turns need is a loop or a function of loops, which costs little when no invocation runs it; so no invocation
+// waits for the others' nodes or jobs to end, as it did with a loop per node and per job. The order of everything
+// one search does is solveCpu's (reference.ts), so tests compare probes, settles and nodes exactly.
 
-// The branch's filled or empty copy becomes the node, its probe set the lines it changed (from `knownBefore`, the
-// parent's known cells).
-fn enter_child(filled: bool) {
-  for (var y = 0u; y < MAX_LINES; y++) { open[y] = 0u; }
-  if (filled) {
-    mark_lines(&fillC);
-    cur = fillC;
-  } else {
-    mark_lines(&emptyC);
-    cur = emptyC;
-  }
-}
+// the job of the invocation and its record (PH: its search's standing)
+var<private> job: u32;
+var<private> status: u32;
+var<private> level: u32;
+var<private> depth: u32;
+var<private> branches: u32;
+var<private> nodes: u32;
+var<private> deepest: u32;
+var<private> rootGenerations: u32;
 
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn nono_lanes() {
+fn take_job() -> bool {
   loop {
-    let job = next_job();
-    if (job >= params.count) { break; }
+    job = next_job();
+    if (job >= params.count) { return false; }
     let rec = open_job(job);
     if (job_gone(job, rec)) { continue; }
-    let stack = slotAt + SLOT_STACK;
-    var status = 0u;
-    var level = LEVEL_LINE;
-    var branches = 0u;
-    var nodes = 0u;
-    var depth = 0u;
-    var deepest = 0u;
-    var rootGenerations = 0u;
+    status = 0u;
     if (input[rec + 3u] != 0u) {
-      // a suspended search goes on from its slot
+      // a suspended search goes on from its slot, in the node it was suspended in
       probes = scratch[slotAt + 1u];
       branches = scratch[slotAt + 2u];
       settles = scratch[slotAt + 3u];
@@ -391,89 +276,290 @@ fn nono_lanes() {
       base = bitcast<i32>(scratch[slotAt + SLOT_SCAN + 3u]);
     } else {
       probes = 0u;
+      branches = 0u;
       settles = 0u;
       generations = 0u;
+      rootGenerations = 0u;
+      level = LEVEL_LINE;
+      nodes = 0u;
+      deepest = 0u;
+      depth = 0u;
       solutions = 0u;
       for (var x = 0u; x < STATE_WORDS; x++) { cur[x] = 0u; }
       for (var r = 0u; r < height; r++) { add_cells(&cur, true, r, input[rec + 4u + r], input[rec + 4u + height + r]); }
-      if (!propagate(&cur, line_mask(height), line_mask(width))) {
-        status = STATUS_CONTRADICTION;
-      } else if (known(&cur) == width * height) {
-        add_solution(&cur);
-        status = STATUS_SOLVED;
-      }
-      rootGenerations = generations;
-      if (status == 0u) { level = LEVEL_PROBE; }
-      // the root probes every cell
-      for (var r = 0u; r < MAX_LINES; r++) { open[r] = select(0u, line_mask(width) & ~known_row(&cur, r), r < height); }
     }
     entryProbes = probes;
-    // a resumed search goes on in the node it was suspended in
-    var fresh = input[rec + 3u] == 0u;
-    // depth first: probe the node; branch (the filled copy runs on, the empty one waits) or take the newest waiting
+    return true;
+  }
+}
+
+// The job's results (its slot keeps a suspended search).
+fn end_job() {
+  if (status == 0u) {
+    status = select(select(STATUS_MULTIPLE, STATUS_SOLVED, solutions == 1u), STATUS_CONTRADICTION, solutions == 0u);
+  }
+  close_job(job, array<u32, 8>(status, probes, branches, settles, rootGenerations, level, nodes, deepest), SLOT_SOLUTIONS);
+  if (status == STATUS_SUSPENDED) {
+    scratch[slotAt + 8u] = depth;
+    scratch[slotAt + 9u] = solutions;
+  }
+}
+
+// After a node's probing ended: true if the job ends here (status set); otherwise the next node is in `cur` (the
+// newest waiting copy), or `branching` is set for the probe stage to make the branch cell's copies.
+fn node_ended(outcome: u32) -> bool {
+  if (outcome == NODE_SUSPENDED) {
+    // this dispatch's share is spent: the node and where its probing stood wait in the slot for the next one
+    status = STATUS_SUSPENDED;
+    for (var x = 0u; x < STATE_WORDS; x++) { scratch[slotAt + SLOT_NODE + x] = cur[x]; }
+    for (var r = 0u; r < MAX_LINES; r++) { scratch[slotAt + SLOT_NODE + STATE_WORDS + r] = open[r]; }
+    scratch[slotAt + SLOT_SCAN] = select(0u, 1u, scanAny) | (scanRow << 1u) | (scanCol << 6u);
+    scratch[slotAt + SLOT_SCAN + 1u] = bitcast<u32>(bestScore);
+    scratch[slotAt + SLOT_SCAN + 2u] = branchCell;
+    scratch[slotAt + SLOT_SCAN + 3u] = bitcast<u32>(base);
+    return true;
+  }
+  if (outcome == NODE_CAPPED) {
+    status = STATUS_CAPPED;
+    return true;
+  }
+  if (solutions >= params.maxSolutions) { return true; }
+  if (outcome == NODE_BRANCH) {
+    if (depth == params.depthCap) {
+      status = STATUS_DEPTH;
+      return true;
+    }
+    level = LEVEL_SEARCH;
+    branches += 2u;
+    return false;
+  }
+  // depth first: the newest waiting copy
+  if (depth == 0u) { return true; }
+  depth--;
+  let at = slotAt + SLOT_STACK + depth * ENTRY_WORDS;
+  for (var x = 0u; x < STATE_WORDS; x++) { cur[x] = scratch[at + x]; }
+  for (var y = 0u; y < MAX_LINES; y++) { open[y] = scratch[at + STATE_WORDS + y]; }
+  return false;
+}
+
+// The next unknown cell of the probe set from (scanRow, scanCol) on, in index order (cells news puts in later in the
+// row come in this pass; known ones leave the set), passes until the set is empty; then the node's outcome: complete,
+// or the branch (the best cell probed since the last news), or, with none, every unknown cell is probed again.
+// Returns NODE_NONE with the cell at (scanRow, scanCol).
+fn next_cell(curKnown: u32) -> u32 {
+  loop {
     loop {
-      if (status != 0u) { break; }
-      if (fresh) { nodes++; }
-      let outcome = probe_all(fresh);
-      fresh = true;
-      if (outcome == NODE_SUSPENDED) {
-        // this dispatch's share is spent: the node and where its probing stood wait in the slot for the next one
-        status = STATUS_SUSPENDED;
-        for (var x = 0u; x < STATE_WORDS; x++) { scratch[slotAt + SLOT_NODE + x] = cur[x]; }
-        for (var r = 0u; r < MAX_LINES; r++) { scratch[slotAt + SLOT_NODE + STATE_WORDS + r] = open[r]; }
-        scratch[slotAt + SLOT_SCAN] = select(0u, 1u, scanAny) | (scanRow << 1u) | (scanCol << 6u);
-        scratch[slotAt + SLOT_SCAN + 1u] = bitcast<u32>(bestScore);
-        scratch[slotAt + SLOT_SCAN + 2u] = branchCell;
-        scratch[slotAt + SLOT_SCAN + 3u] = bitcast<u32>(base);
-        break;
-      }
-      if (outcome == NODE_CAPPED) {
-        status = STATUS_CAPPED;
-        break;
-      }
-      if (solutions >= params.maxSolutions) { break; }
-      if (outcome == NODE_BRANCH) {
-        if (depth == params.depthCap) {
-          status = STATUS_DEPTH;
-          break;
-        }
-        level = LEVEL_SEARCH;
-        branches += 2u;
-        // the branch cell's copies again (probe_all keeps only its index); they count as neither probes nor
-        // settles, as solveCpu keeps them from the sweep
-        let counted = settles;
-        let r = branchCell >> 5u;
-        let c = branchCell & 31u;
-        probe(&fillC, r, c, true);
-        let fillGained = gained;
-        probe(&emptyC, r, c, false);
-        settles = counted;
-        // the child that decided fewer cells runs first (the filled one on a tie), the other waits with its probe
-        // set: the cells on the lines its branch changed
-        let emptyFirst = gained < fillGained;
-        remember_known(&cur);
-        enter_child(emptyFirst);
-        let at = stack + depth * ENTRY_WORDS;
-        for (var x = 0u; x < STATE_WORDS; x++) { scratch[at + x] = cur[x]; }
-        for (var y = 0u; y < MAX_LINES; y++) { scratch[at + STATE_WORDS + y] = open[y]; }
-        depth++;
-        deepest = max(deepest, depth);
-        enter_child(!emptyFirst);
+      if (scanRow >= height) { break; }
+      let next = open[scanRow] & ~((1u << scanCol) - 1u);
+      if (next == 0u) {
+        scanRow++;
+        scanCol = 0u;
         continue;
       }
-      if (depth == 0u) { break; }
-      depth--;
-      let at = stack + depth * ENTRY_WORDS;
-      for (var x = 0u; x < STATE_WORDS; x++) { cur[x] = scratch[at + x]; }
-      for (var y = 0u; y < MAX_LINES; y++) { open[y] = scratch[at + STATE_WORDS + y]; }
+      scanCol = firstTrailingBit(next);
+      if ((known_row(&cur, scanRow) & (1u << scanCol)) == 0u) { return NODE_NONE; }
+      open[scanRow] &= ~(1u << scanCol);
+      scanCol++;
     }
-    if (status == 0u) {
-      status = select(select(STATUS_MULTIPLE, STATUS_SOLVED, solutions == 1u), STATUS_CONTRADICTION, solutions == 0u);
+    // a pass over the set ended: another while it probed any cell
+    scanRow = 0u;
+    scanCol = 0u;
+    if (scanAny) {
+      scanAny = false;
+      continue;
     }
-    close_job(job, array<u32, 8>(status, probes, branches, settles, rootGenerations, level, nodes, deepest), SLOT_SOLUTIONS);
-    if (status == STATUS_SUSPENDED) {
-      scratch[slotAt + 8u] = depth;
-      scratch[slotAt + 9u] = solutions;
+    if (curKnown == width * height) {
+      add_solution(&cur);
+      return NODE_ENDED;
+    }
+    if (bestScore >= 0) { return NODE_BRANCH; }
+    for (var r = 0u; r < height; r++) { open[r] = line_mask(width) & ~known_row(&cur, r); }
+  }
+}
+
+// The branch's filled or empty copy becomes the node, its probe set the lines it changed (from `knownBefore`, the
+// parent's known cells). A loop, not `cur = fillC`: that would be emitted, so paid, every turn.
+fn enter_child(filled: bool) {
+  for (var y = 0u; y < MAX_LINES; y++) { open[y] = 0u; }
+  if (filled) { mark_lines(&fillC); } else { mark_lines(&emptyC); }
+  for (var x = 0u; x < STATE_WORDS; x++) { cur[x] = select(emptyC[x], fillC[x], filled); }
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn nono_lanes() {
+  var needJob = true;
+  // line logic the node waits for: the puzzle's own (root), or news (rows and columns to settle)
+  var root = false;
+  var newsRows = 0u;
+  var newsCols = 0u;
+  // the news is a surviving probe copy got again: its settles are not counted (solveCpu takes the copy)
+  var survivor = false;
+  var outcome = NODE_NONE;
+  // the node is new: count it and start its scan (a resumed one goes on where it stood)
+  var freshNode = false;
+  // the probe stage makes the branch cell's copies
+  var branching = false;
+  var curKnown = 0u;
+  loop {
+    if (needJob) {
+      if (!take_job()) { break; }
+      needJob = false;
+      let resumed = input[input[job] + 3u] != 0u;
+      root = !resumed;
+      newsRows = select(0u, line_mask(height), root);
+      newsCols = select(0u, line_mask(width), root);
+      outcome = NODE_NONE;
+      freshNode = false;
+      branching = false;
+      if (resumed) { curKnown = known(&cur); }
+    }
+
+    // line logic on the node
+    if (root || (newsRows | newsCols) != 0u) {
+      let counted = settles;
+      let ok = propagate(&cur, newsRows, newsCols);
+      if (survivor) { settles = counted; }
+      survivor = false;
+      newsRows = 0u;
+      newsCols = 0u;
+      curKnown = known(&cur);
+      if (root) {
+        root = false;
+        rootGenerations = generations;
+        if (!ok) {
+          status = STATUS_CONTRADICTION;
+        } else if (curKnown == width * height) {
+          add_solution(&cur);
+          status = STATUS_SOLVED;
+        } else {
+          level = LEVEL_PROBE;
+          // the root probes every cell
+          for (var r = 0u; r < MAX_LINES; r++) { open[r] = select(0u, line_mask(width) & ~known_row(&cur, r), r < height); }
+          freshNode = true;
+        }
+        if (status != 0u) {
+          end_job();
+          needJob = true;
+          continue;
+        }
+      } else if (!ok) {
+        outcome = NODE_FAILED;
+      } else {
+        // news: earlier outcomes no longer hold; the cells near it are probed (again)
+        bestScore = -1;
+        base = i32(curKnown);
+        mark_lines(&cur);
+      }
+    }
+
+    // a node's end: the job's, the next waiting copy, or a branch
+    if (outcome != NODE_NONE) {
+      let ended = node_ended(outcome);
+      branching = outcome == NODE_BRANCH && !ended;
+      freshNode = !ended && !branching;
+      outcome = NODE_NONE;
+      if (ended) {
+        end_job();
+        needJob = true;
+        continue;
+      }
+    }
+    if (freshNode) {
+      freshNode = false;
+      nodes++;
+      curKnown = known(&cur);
+      bestScore = -1;
+      base = i32(curKnown);
+      scanRow = 0u;
+      scanCol = 0u;
+      scanAny = false;
+    }
+
+    // the cell to probe: the branch cell, or the scan's next
+    var r = branchCell >> 5u;
+    var cell = branchCell & 31u;
+    if (!branching) {
+      outcome = next_cell(curKnown);
+      if (outcome == NODE_NONE && probes - entryProbes >= params.budget) {
+        // this dispatch's share is spent: the scan goes on at this cell in a later one
+        outcome = NODE_SUSPENDED;
+      }
+      if (outcome == NODE_NONE && probes >= params.probeCap) { outcome = NODE_CAPPED; }
+      if (outcome != NODE_NONE) { continue; }
+      r = scanRow;
+      cell = scanCol;
+      scanCol = cell + 1u;
+      open[r] &= ~(1u << cell);
+      scanAny = true;
+      probes += 2u;
+    }
+
+    // the probe: the node with the cell filled, and with it empty, each through line logic
+    let counted = settles;
+    let fillOk = probe(&fillC, r, cell, true);
+    let fillGained = gained;
+    let fillTouched = touched;
+    let emptyOk = probe(&emptyC, r, cell, false);
+    let fillKnown = curKnown + fillGained;
+    let emptyKnown = curKnown + gained;
+
+    if (branching) {
+      // the branch cell's copies count as neither probes nor settles (solveCpu keeps them from the sweep). The
+      // child that decided fewer cells runs first (the filled one on a tie), the other waits with its probe set:
+      // the cells on the lines its branch changed
+      settles = counted;
+      branching = false;
+      let emptyFirst = gained < fillGained;
+      remember_known(&cur);
+      enter_child(emptyFirst);
+      let at = slotAt + SLOT_STACK + depth * ENTRY_WORDS;
+      for (var x = 0u; x < STATE_WORDS; x++) { scratch[at + x] = cur[x]; }
+      for (var y = 0u; y < MAX_LINES; y++) { scratch[at + STATE_WORDS + y] = open[y]; }
+      depth++;
+      deepest = max(deepest, depth);
+      enter_child(!emptyFirst);
+      freshNode = true;
+      continue;
+    }
+    if (!fillOk && !emptyOk) {
+      outcome = NODE_FAILED;
+      continue;
+    }
+    if (!fillOk || !emptyOk) {
+      // the surviving copy holds: everything it decided is forced. Line logic on the node from the cell gets that
+      // copy again next turn: dearer where it happens than copying it, but a copy here is paid every turn
+      remember_known(&cur);
+      add_cells(&cur, true, r, select(0u, 1u << cell, fillOk), select(1u << cell, 0u, fillOk));
+      newsRows = 1u << r;
+      newsCols = 1u << cell;
+      survivor = true;
+      continue;
+    }
+    if (fillKnown == width * height) { add_solution(&fillC); }
+    if (emptyKnown == width * height) { add_solution(&emptyC); }
+    if (solutions >= params.maxSolutions) {
+      outcome = NODE_ENDED;
+      continue;
+    }
+    // cells both copies agree on are forced; line logic spreads them next turn, before the next probe. Only rows
+    // both copies touched can hold cells they agree on
+    for (var both = fillTouched & touched; both != 0u; both &= both - 1u) {
+      let y = firstTrailingBit(both);
+      let f = fillC[ROW_F + y] & emptyC[ROW_F + y] & ~cur[ROW_F + y];
+      let e = fillC[ROW_E + y] & emptyC[ROW_E + y] & ~cur[ROW_E + y];
+      if ((f | e) == 0u) { continue; }
+      // the node's known cells before the news, once (mark_lines compares with them)
+      if (newsRows == 0u) { remember_known(&cur); }
+      newsRows |= 1u << y;
+      newsCols |= f | e;
+      add_cells(&cur, true, y, f, e);
+    }
+    if (newsRows == 0u) {
+      let score = i32(min(fillKnown, emptyKnown)) - base;
+      if (score > bestScore) {
+        bestScore = score;
+        branchCell = r * 32u + cell;
+      }
     }
   }
 }
