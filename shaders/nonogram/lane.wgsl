@@ -57,9 +57,12 @@ const COL_F: u32 = 64u;
 const COL_E: u32 = 96u;
 alias State = array<u32, 128>;
 
-var<private> cur: State;    // the node being probed
-var<private> fillC: State;  // its probe copy with the cell filled
-var<private> emptyC: State; // and with it empty
+// the node being probed (st[CUR]), its probe copy with the cell filled (st[FILL]) and with it empty (st[EMPTY]): one
+// array, so one line logic loop can run on either copy
+var<private> st: array<State, 3>;
+const CUR: u32 = 0u;
+const FILL: u32 = 1u;
+const EMPTY: u32 = 2u;
 
 // the puzzle of the invocation
 // its counters and solutions so far
@@ -81,41 +84,66 @@ fn line_mask(len: u32) -> u32 {
 }
 
 // Adds filled (nf) and empty (ne) cells to a row (rows) or column of `s`, and to the crossing lines' words.
-fn add_cells(s: ptr<private, State>, rows: bool, line: u32, nf: u32, ne: u32) {
-  (*s)[select(COL_F, ROW_F, rows) + line] |= nf;
-  (*s)[select(COL_E, ROW_E, rows) + line] |= ne;
+fn add_cells(s: u32, rows: bool, line: u32, nf: u32, ne: u32) {
+  st[s][select(COL_F, ROW_F, rows) + line] |= nf;
+  st[s][select(COL_E, ROW_E, rows) + line] |= ne;
   let otherF = select(ROW_F, COL_F, rows);
   let otherE = select(ROW_E, COL_E, rows);
   let bit = 1u << line;
-  for (var b = nf; b != 0u; b &= b - 1u) { (*s)[otherF + firstTrailingBit(b)] |= bit; }
-  for (var b = ne; b != 0u; b &= b - 1u) { (*s)[otherE + firstTrailingBit(b)] |= bit; }
+  for (var b = nf; b != 0u; b &= b - 1u) { st[s][otherF + firstTrailingBit(b)] |= bit; }
+  for (var b = ne; b != 0u; b &= b - 1u) { st[s][otherE + firstTrailingBit(b)] |= bit; }
 }
 
-// Line logic to its fixpoint from these dirty lines (LineSolver.run): generations of a pass over the dirty rows, then
-// one over the dirty columns (those given and those the rows' news crossed), until a generation brings no news;
-// false: a contradiction. One loop settles one line per turn, whatever the pass: SwiftShader runs 4 invocations in
-// lockstep and emits every branch of a loop body for all of them, so a loop per pass cost each of the 4 a turn of
-// both passes' settles every generation; here the settle is in the code once.
-fn propagate(s: ptr<private, State>, rowDirty: u32, colDirty: u32) -> bool {
+// Line logic to its fixpoint on st[s] from these dirty lines (LineSolver.run): generations of a pass over the dirty
+// rows, then one over the dirty columns (those given and those the rows' news crossed), until a generation brings no
+// news; false: a contradiction. With `both`, st[s] is a probe's filled copy and st[s + 1] its empty one, from the
+// same dirty lines: when the first ends (its outcome in fillOk, fillGained, fillTouched), the loop goes on with the
+// second. SwiftShader runs 4 invocations in lockstep and emits every branch of a loop body for all of them, so
+// this loop settles one line per turn whatever the pass and the copy: with a loop per pass, or per copy, each of the
+// 4 waited for the slowest at every pass's or copy's end.
+fn line_logic(first: u32, both: bool, rowDirty: u32, colDirty: u32) -> bool {
+  var s = first;
   var rows = true;
   var left = rowDirty;
   var cols = colDirty;
   var fromRows = 0u;
   var fromCols = 0u;
+  var failed = false;
   loop {
     // a pass with no lines left: rows go on to columns, columns to the next generation or the fixpoint
     loop {
       if (left != 0u) { break; }
-      if (rows) {
-        rows = false;
-        left = cols | fromRows;
-        continue;
+      if (!failed) {
+        if (rows) {
+          rows = false;
+          left = cols | fromRows;
+          continue;
+        }
+        if ((fromRows | fromCols) != 0u) { generations++; }
+        if (fromCols != 0u) {
+          rows = true;
+          left = fromCols;
+          cols = 0u;
+          fromRows = 0u;
+          fromCols = 0u;
+          continue;
+        }
+      } else {
+        // a contradiction ends line logic in the generation it turns up in, which counts (as in LineSolver.run)
+        generations++;
       }
-      if ((fromRows | fromCols) != 0u) { generations++; }
-      if (fromCols == 0u) { return true; }
+      if (!both || s != first) { return !failed; }
+      // the filled copy is done; the empty one from the same lines
+      fillOk = !failed;
+      fillGained = gained;
+      fillTouched = touched;
+      s = first + 1u;
+      failed = false;
+      gained = 1u;
+      touched = rowDirty;
       rows = true;
-      left = fromCols;
-      cols = 0u;
+      left = rowDirty;
+      cols = colDirty;
       fromRows = 0u;
       fromCols = 0u;
     }
@@ -124,16 +152,16 @@ fn propagate(s: ptr<private, State>, rowDirty: u32, colDirty: u32) -> bool {
     settles++;
     let ownF = select(COL_F, ROW_F, rows);
     let ownE = select(COL_E, ROW_E, rows);
-    let fil = (*s)[ownF + line];
-    let emp = (*s)[ownE + line];
-    let st = settle1(fil, emp, select(height, width, rows), clues + clue_word(clues + select(height, 0u, rows) + line));
-    if (!st.ok) {
-      // a contradiction ends line logic in the generation it turns up in, which counts (as in LineSolver.run)
-      generations++;
-      return false;
+    let fil = st[s][ownF + line];
+    let emp = st[s][ownE + line];
+    let settled = settle1(fil, emp, select(height, width, rows), clues + clue_word(clues + select(height, 0u, rows) + line));
+    if (!settled.ok) {
+      failed = true;
+      left = 0u;
+      continue;
     }
-    let nf = st.fil & ~fil;
-    let ne = st.emp & ~emp;
+    let nf = settled.fil & ~fil;
+    let ne = settled.emp & ~emp;
     if ((nf | ne) == 0u) { continue; }
     add_cells(s, rows, line, nf, ne);
     if (rows) { fromRows |= nf | ne; } else { fromCols |= nf | ne; }
@@ -143,38 +171,50 @@ fn propagate(s: ptr<private, State>, rowDirty: u32, colDirty: u32) -> bool {
   }
 }
 
-fn known(s: ptr<private, State>) -> u32 {
+fn propagate(s: u32, rowDirty: u32, colDirty: u32) -> bool {
+  return line_logic(s, false, rowDirty, colDirty);
+}
+
+fn known(s: u32) -> u32 {
   var k = 0u;
   for (var r = 0u; r < height; r++) {
-    k += countOneBits((*s)[ROW_F + r] | (*s)[ROW_E + r]);
+    k += countOneBits(st[s][ROW_F + r] | st[s][ROW_E + r]);
   }
   return k;
 }
 
-// the node with cell (r, c) set filled or empty, through line logic; false: a contradiction
-fn probe(dst: ptr<private, State>, r: u32, c: u32, filled: bool) -> bool {
-  *dst = cur;
-  add_cells(dst, true, r, select(0u, 1u << c, filled), select(1u << c, 0u, filled));
+// the filled copy's outcome (line_logic with both copies)
+var<private> fillOk: bool;
+var<private> fillGained: u32;
+var<private> fillTouched: u32;
+
+// The node with cell (r, c) set filled (st[FILL]) and empty (st[EMPTY]), each through line logic: fillOk, fillGained
+// and fillTouched for the filled copy; gained and touched for the empty one; returns whether the empty one holds.
+fn probe(r: u32, c: u32) -> bool {
+  st[FILL] = st[CUR];
+  st[EMPTY] = st[CUR];
+  add_cells(FILL, true, r, 1u << c, 0u);
+  add_cells(EMPTY, true, r, 0u, 1u << c);
   gained = 1u;
   touched = 1u << r;
-  return propagate(dst, 1u << r, 1u << c);
+  return line_logic(FILL, true, 1u << r, 1u << c);
 }
 
 // Records a complete copy as a solution (in the job's slot) unless it is the one already recorded, or enough are
 // (both probe copies of a cell may be complete).
-fn add_solution(s: ptr<private, State>) {
+fn add_solution(s: u32) {
   if (solutions >= params.maxSolutions) { return; }
   let first = slotAt + SLOT_SOLUTIONS;
   if (solutions == 1u) {
     var same = true;
     for (var r = 0u; r < height; r++) {
-      same = same && scratch[first + r] == (*s)[ROW_F + r];
+      same = same && scratch[first + r] == st[s][ROW_F + r];
     }
     if (same) { return; }
   }
   let at = first + solutions * MAX_LINES;
   for (var r = 0u; r < height; r++) {
-    scratch[at + r] = (*s)[ROW_F + r];
+    scratch[at + r] = st[s][ROW_F + r];
   }
   solutions++;
 }
@@ -203,12 +243,12 @@ var<private> open: array<u32, 32>;
 // known cells per row of the node before its last news
 var<private> knownBefore: array<u32, 32>;
 
-fn known_row(s: ptr<private, State>, r: u32) -> u32 {
-  return (*s)[ROW_F + r] | (*s)[ROW_E + r];
+fn known_row(s: u32, r: u32) -> u32 {
+  return st[s][ROW_F + r] | st[s][ROW_E + r];
 }
 
 // Puts in `open` the unknown cells of `s` on the rows and columns where `s` knows cells that `knownBefore` did not.
-fn mark_lines(s: ptr<private, State>) {
+fn mark_lines(s: u32) {
   var rows = 0u;
   var cols = 0u;
   for (var r = 0u; r < height; r++) {
@@ -223,7 +263,7 @@ fn mark_lines(s: ptr<private, State>) {
   }
 }
 
-fn remember_known(s: ptr<private, State>) {
+fn remember_known(s: u32) {
   for (var r = 0u; r < height; r++) { knownBefore[r] = known_row(s, r); }
 }
 
@@ -265,7 +305,7 @@ fn take_job() -> bool {
       deepest = scratch[slotAt + 7u];
       depth = scratch[slotAt + 8u];
       solutions = scratch[slotAt + 9u];
-      for (var x = 0u; x < STATE_WORDS; x++) { cur[x] = scratch[slotAt + SLOT_NODE + x]; }
+      for (var x = 0u; x < STATE_WORDS; x++) { st[CUR][x] = scratch[slotAt + SLOT_NODE + x]; }
       for (var r = 0u; r < MAX_LINES; r++) { open[r] = scratch[slotAt + SLOT_NODE + STATE_WORDS + r]; }
       let scan = scratch[slotAt + SLOT_SCAN];
       scanAny = (scan & 1u) != 0u;
@@ -285,8 +325,8 @@ fn take_job() -> bool {
       deepest = 0u;
       depth = 0u;
       solutions = 0u;
-      for (var x = 0u; x < STATE_WORDS; x++) { cur[x] = 0u; }
-      for (var r = 0u; r < height; r++) { add_cells(&cur, true, r, input[rec + 4u + r], input[rec + 4u + height + r]); }
+      for (var x = 0u; x < STATE_WORDS; x++) { st[CUR][x] = 0u; }
+      for (var r = 0u; r < height; r++) { add_cells(CUR, true, r, input[rec + 4u + r], input[rec + 4u + height + r]); }
     }
     entryProbes = probes;
     return true;
@@ -311,7 +351,7 @@ fn node_ended(outcome: u32) -> bool {
   if (outcome == NODE_SUSPENDED) {
     // this dispatch's share is spent: the node and where its probing stood wait in the slot for the next one
     status = STATUS_SUSPENDED;
-    for (var x = 0u; x < STATE_WORDS; x++) { scratch[slotAt + SLOT_NODE + x] = cur[x]; }
+    for (var x = 0u; x < STATE_WORDS; x++) { scratch[slotAt + SLOT_NODE + x] = st[CUR][x]; }
     for (var r = 0u; r < MAX_LINES; r++) { scratch[slotAt + SLOT_NODE + STATE_WORDS + r] = open[r]; }
     scratch[slotAt + SLOT_SCAN] = select(0u, 1u, scanAny) | (scanRow << 1u) | (scanCol << 6u);
     scratch[slotAt + SLOT_SCAN + 1u] = bitcast<u32>(bestScore);
@@ -337,7 +377,7 @@ fn node_ended(outcome: u32) -> bool {
   if (depth == 0u) { return true; }
   depth--;
   let at = slotAt + SLOT_STACK + depth * ENTRY_WORDS;
-  for (var x = 0u; x < STATE_WORDS; x++) { cur[x] = scratch[at + x]; }
+  for (var x = 0u; x < STATE_WORDS; x++) { st[CUR][x] = scratch[at + x]; }
   for (var y = 0u; y < MAX_LINES; y++) { open[y] = scratch[at + STATE_WORDS + y]; }
   return false;
 }
@@ -357,7 +397,7 @@ fn next_cell(curKnown: u32) -> u32 {
         continue;
       }
       scanCol = firstTrailingBit(next);
-      if ((known_row(&cur, scanRow) & (1u << scanCol)) == 0u) { return NODE_NONE; }
+      if ((known_row(CUR, scanRow) & (1u << scanCol)) == 0u) { return NODE_NONE; }
       open[scanRow] &= ~(1u << scanCol);
       scanCol++;
     }
@@ -369,11 +409,11 @@ fn next_cell(curKnown: u32) -> u32 {
       continue;
     }
     if (curKnown == width * height) {
-      add_solution(&cur);
+      add_solution(CUR);
       return NODE_ENDED;
     }
     if (bestScore >= 0) { return NODE_BRANCH; }
-    for (var r = 0u; r < height; r++) { open[r] = line_mask(width) & ~known_row(&cur, r); }
+    for (var r = 0u; r < height; r++) { open[r] = line_mask(width) & ~known_row(CUR, r); }
   }
 }
 
@@ -381,8 +421,8 @@ fn next_cell(curKnown: u32) -> u32 {
 // parent's known cells). A loop, not `cur = fillC`: that would be emitted, so paid, every turn.
 fn enter_child(filled: bool) {
   for (var y = 0u; y < MAX_LINES; y++) { open[y] = 0u; }
-  if (filled) { mark_lines(&fillC); } else { mark_lines(&emptyC); }
-  for (var x = 0u; x < STATE_WORDS; x++) { cur[x] = select(emptyC[x], fillC[x], filled); }
+  if (filled) { mark_lines(FILL); } else { mark_lines(EMPTY); }
+  for (var x = 0u; x < STATE_WORDS; x++) { st[CUR][x] = select(st[EMPTY][x], st[FILL][x], filled); }
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -411,30 +451,30 @@ fn nono_lanes() {
       outcome = NODE_NONE;
       freshNode = false;
       branching = false;
-      if (resumed) { curKnown = known(&cur); }
+      if (resumed) { curKnown = known(CUR); }
     }
 
     // line logic on the node
     if (root || (newsRows | newsCols) != 0u) {
       let counted = settles;
-      let ok = propagate(&cur, newsRows, newsCols);
+      let ok = propagate(CUR, newsRows, newsCols);
       if (survivor) { settles = counted; }
       survivor = false;
       newsRows = 0u;
       newsCols = 0u;
-      curKnown = known(&cur);
+      curKnown = known(CUR);
       if (root) {
         root = false;
         rootGenerations = generations;
         if (!ok) {
           status = STATUS_CONTRADICTION;
         } else if (curKnown == width * height) {
-          add_solution(&cur);
+          add_solution(CUR);
           status = STATUS_SOLVED;
         } else {
           level = LEVEL_PROBE;
           // the root probes every cell
-          for (var r = 0u; r < MAX_LINES; r++) { open[r] = select(0u, line_mask(width) & ~known_row(&cur, r), r < height); }
+          for (var r = 0u; r < MAX_LINES; r++) { open[r] = select(0u, line_mask(width) & ~known_row(CUR, r), r < height); }
           freshNode = true;
         }
         if (status != 0u) {
@@ -448,7 +488,7 @@ fn nono_lanes() {
         // news: earlier outcomes no longer hold; the cells near it are probed (again)
         bestScore = -1;
         base = i32(curKnown);
-        mark_lines(&cur);
+        mark_lines(CUR);
       }
     }
 
@@ -467,7 +507,7 @@ fn nono_lanes() {
     if (freshNode) {
       freshNode = false;
       nodes++;
-      curKnown = known(&cur);
+      curKnown = known(CUR);
       bestScore = -1;
       base = i32(curKnown);
       scanRow = 0u;
@@ -496,10 +536,7 @@ fn nono_lanes() {
 
     // the probe: the node with the cell filled, and with it empty, each through line logic
     let counted = settles;
-    let fillOk = probe(&fillC, r, cell, true);
-    let fillGained = gained;
-    let fillTouched = touched;
-    let emptyOk = probe(&emptyC, r, cell, false);
+    let emptyOk = probe(r, cell);
     let fillKnown = curKnown + fillGained;
     let emptyKnown = curKnown + gained;
 
@@ -510,10 +547,10 @@ fn nono_lanes() {
       settles = counted;
       branching = false;
       let emptyFirst = gained < fillGained;
-      remember_known(&cur);
+      remember_known(CUR);
       enter_child(emptyFirst);
       let at = slotAt + SLOT_STACK + depth * ENTRY_WORDS;
-      for (var x = 0u; x < STATE_WORDS; x++) { scratch[at + x] = cur[x]; }
+      for (var x = 0u; x < STATE_WORDS; x++) { scratch[at + x] = st[CUR][x]; }
       for (var y = 0u; y < MAX_LINES; y++) { scratch[at + STATE_WORDS + y] = open[y]; }
       depth++;
       deepest = max(deepest, depth);
@@ -528,15 +565,15 @@ fn nono_lanes() {
     if (!fillOk || !emptyOk) {
       // the surviving copy holds: everything it decided is forced. Line logic on the node from the cell gets that
       // copy again next turn: dearer where it happens than copying it, but a copy here is paid every turn
-      remember_known(&cur);
-      add_cells(&cur, true, r, select(0u, 1u << cell, fillOk), select(1u << cell, 0u, fillOk));
+      remember_known(CUR);
+      add_cells(CUR, true, r, select(0u, 1u << cell, fillOk), select(1u << cell, 0u, fillOk));
       newsRows = 1u << r;
       newsCols = 1u << cell;
       survivor = true;
       continue;
     }
-    if (fillKnown == width * height) { add_solution(&fillC); }
-    if (emptyKnown == width * height) { add_solution(&emptyC); }
+    if (fillKnown == width * height) { add_solution(FILL); }
+    if (emptyKnown == width * height) { add_solution(EMPTY); }
     if (solutions >= params.maxSolutions) {
       outcome = NODE_ENDED;
       continue;
@@ -545,14 +582,14 @@ fn nono_lanes() {
     // both copies touched can hold cells they agree on
     for (var both = fillTouched & touched; both != 0u; both &= both - 1u) {
       let y = firstTrailingBit(both);
-      let f = fillC[ROW_F + y] & emptyC[ROW_F + y] & ~cur[ROW_F + y];
-      let e = fillC[ROW_E + y] & emptyC[ROW_E + y] & ~cur[ROW_E + y];
+      let f = st[FILL][ROW_F + y] & st[EMPTY][ROW_F + y] & ~st[CUR][ROW_F + y];
+      let e = st[FILL][ROW_E + y] & st[EMPTY][ROW_E + y] & ~st[CUR][ROW_E + y];
       if ((f | e) == 0u) { continue; }
       // the node's known cells before the news, once (mark_lines compares with them)
-      if (newsRows == 0u) { remember_known(&cur); }
+      if (newsRows == 0u) { remember_known(CUR); }
       newsRows |= 1u << y;
       newsCols |= f | e;
-      add_cells(&cur, true, y, f, e);
+      add_cells(CUR, true, y, f, e);
     }
     if (newsRows == 0u) {
       let score = i32(min(fillKnown, emptyKnown)) - base;
