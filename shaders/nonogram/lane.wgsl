@@ -39,7 +39,7 @@ struct Params {
 // next with its probe set, then the stack of waiting copies (each with its probe set).
 const STATE_WORDS: u32 = 128u;
 const SLOT_SOLUTIONS: u32 = 16u;
-// a suspended node's scan state (probe_all): scanAny | scanRow << 1 | scanCol << 6, bestScore, branchCell, base
+// a suspended node's scan state (next_cell): scanAny | scanRow << 1 | scanCol << 6, bestScore, branchCell, base
 const SLOT_SCAN: u32 = 10u;
 const SLOT_NODE: u32 = 80u;      // SLOT_SOLUTIONS + 2 * MAX_LINES
 const SLOT_STACK: u32 = 240u;    // SLOT_NODE + ENTRY_WORDS
@@ -277,7 +277,7 @@ fn remember_known(s: u32) {
 // waits for the others' nodes or jobs to end, as it did with a loop per node and per job. The order of everything
 // one search does is solveCpu's (reference.ts), so tests compare probes, settles and nodes exactly.
 
-// the job of the invocation and its record (PH: its search's standing)
+// the job of the invocation and its search's standing
 var<private> job: u32;
 var<private> status: u32;
 var<private> level: u32;
@@ -418,7 +418,7 @@ fn next_cell(curKnown: u32) -> u32 {
 }
 
 // The branch's filled or empty copy becomes the node, its probe set the lines it changed (from `knownBefore`, the
-// parent's known cells). A loop, not `cur = fillC`: that would be emitted, so paid, every turn.
+// parent's known cells). A loop, not `st[CUR] = st[FILL]`: that would be emitted, so paid, every turn.
 fn enter_child(filled: bool) {
   for (var y = 0u; y < MAX_LINES; y++) { open[y] = 0u; }
   if (filled) { mark_lines(FILL); } else { mark_lines(EMPTY); }
