@@ -220,7 +220,12 @@ fn explain(isCol: bool, l: u32, pos: u32, goal: u32, tv: u32) {
   }
 }
 
-// Settles line l; false: a contradiction (its explanation in `expl`).
+// the line whose settle found a contradiction, and the trail's length then (explain's arguments)
+var<private> failIsCol: bool;
+var<private> failLine: u32;
+var<private> failPos: u32;
+
+// Settles line l; false: a contradiction (failIsCol, failLine and failPos say which line).
 fn settle_line(isCol: bool, l: u32) -> bool {
   let len = select(width, height, isCol);
   let fil = cur[select(ROW_F, COL_F, isCol) + l];
@@ -229,7 +234,11 @@ fn settle_line(isCol: bool, l: u32) -> bool {
   let pos = trailLen;
   let st = settle1(fil, emp, len, clue_of(isCol, l));
   if (!st.ok) {
-    explain(isCol, l, pos, NONE, 0u);
+    // explained where propagate's caller takes the conflict: here it would be emitted into propagate's loop, and
+    // SwiftShader runs a loop body's every block for all 4 lockstep invocations, whether or not one takes it
+    failIsCol = isCol;
+    failLine = l;
+    failPos = pos;
     return false;
   }
   let why = LINE_REASON | select(0u, COL_REASON, isCol) | (l << 20u) | pos;
@@ -241,7 +250,8 @@ fn settle_line(isCol: bool, l: u32) -> bool {
   return true;
 }
 
-// PROPAGATED, or the conflict: NONE after a settle contradiction (explanation in `expl`), else the clause's address
+// PROPAGATED, or the conflict: NONE after a settle contradiction (its caller puts the explanation in `expl`),
+// else the clause's address
 fn propagate() -> u32 {
   loop {
     loop {
@@ -282,17 +292,12 @@ fn propagate() -> u32 {
         cl = next;
       }
     }
-    if (rowDirty != 0u) {
-      let l = firstTrailingBit(rowDirty);
-      rowDirty &= rowDirty - 1u;
-      if (!settle_line(false, l)) { return NONE; }
-    } else if (colDirty != 0u) {
-      let l = firstTrailingBit(colDirty);
-      colDirty &= colDirty - 1u;
-      if (!settle_line(true, l)) { return NONE; }
-    } else {
-      return PROPAGATED;
-    }
+    // the lowest dirty row, else the lowest dirty column: one settle in the code (see settle_line)
+    if ((rowDirty | colDirty) == 0u) { return PROPAGATED; }
+    let isCol = rowDirty == 0u;
+    let l = firstTrailingBit(select(rowDirty, colDirty, isCol));
+    if (isCol) { colDirty &= colDirty - 1u; } else { rowDirty &= rowDirty - 1u; }
+    if (!settle_line(isCol, l)) { return NONE; }
   }
 }
 
@@ -510,6 +515,7 @@ fn done_status() -> u32 {
 fn search(entryConflicts: u32) -> u32 {
   loop {
     let confl = propagate();
+    if (confl == NONE) { explain(failIsCol, failLine, failPos, NONE, 0u); }
     if (confl != PROPAGATED) {
       conflicts++;
       if (dl == 0u) { return done_status(); }
