@@ -217,4 +217,25 @@ describe.skipIf(skipGpu)('nonogram lanes kernel (one puzzle per invocation) = so
       expect(seen).toContain('multiple/search');
     });
   });
+
+  it.runIf(existsSync(taai))('TAAI 2011 #201-216 with a probe cap of 2,000: searches past it end capped at it, the others as the CPU twin', async () => {
+    await withDevice(async (ctx) => {
+      const ps = parseNonograms(readFileSync(taai), taai).slice(200, 216).map((r) => r.puzzle!);
+      const cap = 2000;
+      const got = await solveNonogramLanes(ctx, ps, { maxSolutions: 1, probeCap: cap, lanes: 4, slots: 8, budget: 150 });
+      let capped = 0;
+      ps.forEach((p, i) => {
+        const want = solveCpu(p, { maxSolutions: 1 });
+        const o = got[i]!;
+        if (want.probes <= cap) {
+          expect({ status: o.status, probes: o.probes, settles: o.settles }, `#${201 + i}`).toEqual({ status: want.status, probes: want.probes, settles: want.settles });
+        } else {
+          expect({ status: o.status, probes: o.probes }, `#${201 + i}`).toEqual({ status: 'capped', probes: cap });
+          capped++;
+        }
+      });
+      expect(capped).toBeGreaterThan(0);
+      expect(capped).toBeLessThan(ps.length);
+    });
+  });
 });
