@@ -210,6 +210,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
       const cpuUse = process.cpuUsage(cpu0);
       const tl = tally(puzzles, results, expected);
       const open = results.filter((r) => r.status === 'unsolved').length;
+      const probes = results.reduce((s, r) => s + r.probes, 0);
       // answers by the anchors' times (each result's ms counts from the batch's start)
       const answeredBy = (sec: number) => results.filter((r) => r.status !== 'unsolved' && r.ms <= sec * 1000).length;
       if (maxSolutions === 2 && puzzles.length === all.puzzles.length) taai = { puzzles, results, expected, seconds };
@@ -238,7 +239,9 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
           answeredBy140s: answeredBy(140),
           byLevel: { line: tl.line, probe: tl.probe, search: tl.search },
           givenFound: tl.givenFound,
-          probes: results.reduce((s, r) => s + r.probes, 0),
+          probes,
+          // the lanes kernel's throughput (probes of answered and open searches alike)
+          probesPerSec: probes / seconds,
           branches: results.reduce((s, r) => s + r.branches, 0),
           seconds,
           processCpuSeconds: (cpuUse.user + cpuUse.system) / 1e6,
@@ -266,7 +269,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
           ['given found', `${tl.givenFound}/${tl.given}`],
           // the lanes kernel's rounds are dispatches of whole searches; copies and host time are the rounds solver's
           ...((lanes
-            ? [['probes', String(results.reduce((s, r) => s + r.probes, 0))], ['rounds', String(stats.dispatches)]]
+            ? [['probes', `${probes} (${Math.round(probes / seconds / 1000)}k/s)`], ['rounds', String(stats.dispatches)]]
             : [
                 ['copies', String(stats.copies)],
                 ['rounds', String(stats.dispatches)],
