@@ -64,8 +64,7 @@ const CUR: u32 = 0u;
 const FILL: u32 = 1u;
 const EMPTY: u32 = 2u;
 
-// the puzzle of the invocation
-// its counters and solutions so far
+// the search's counters and solutions so far
 var<private> probes: u32;
 var<private> settles: u32;
 var<private> generations: u32;
@@ -171,15 +170,9 @@ fn line_logic(first: u32, both: bool, rowDirty: u32, colDirty: u32) -> bool {
   }
 }
 
-fn propagate(s: u32, rowDirty: u32, colDirty: u32) -> bool {
-  return line_logic(s, false, rowDirty, colDirty);
-}
-
 fn known(s: u32) -> u32 {
   var k = 0u;
-  for (var r = 0u; r < height; r++) {
-    k += countOneBits(st[s][ROW_F + r] | st[s][ROW_E + r]);
-  }
+  for (var r = 0u; r < height; r++) { k += countOneBits(known_row(s, r)); }
   return k;
 }
 
@@ -457,7 +450,7 @@ fn nono_lanes() {
     // line logic on the node
     if (root || (newsRows | newsCols) != 0u) {
       let counted = settles;
-      let ok = propagate(CUR, newsRows, newsCols);
+      let ok = line_logic(CUR, false, newsRows, newsCols);
       if (survivor) { settles = counted; }
       survivor = false;
       newsRows = 0u;
