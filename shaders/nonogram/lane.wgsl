@@ -8,7 +8,7 @@
 // probe set: each is set filled in one copy and empty in another, both run line logic; a contradiction fixes the
 // cell to the surviving copy, cells both copies agree on are fixed, and news puts the unknown cells of its rows and
 // columns back in the set. When the set is empty, the cell probed since the last news whose weaker copy decides the
-// most cells is branched on: the copy that decided fewer cells runs on, the other waits on the job's stack in its
+// most cells is branched on: the likelier copy runs on (count.wgsl), the other waits on the job's stack in its
 // slot of `scratch` (depth first). The search ends at `maxSolutions` solutions or an empty stack.
 //
 // Why one puzzle per invocation on SwiftShader: the rounds solver (line.wgsl + solver.ts) pays a readback and host
@@ -410,6 +410,14 @@ fn next_cell(curKnown: u32) -> u32 {
   }
 }
 
+// log2 of the placements left to row r and column c of st[s] (count.wgsl), summed: the branch's children go likelier
+// first, as in solveCpu
+fn placements_at(s: u32, r: u32, c: u32) -> u32 {
+  let row = count_placements(st[s][ROW_F + r], st[s][ROW_E + r], width, clues + clue_word(clues + r));
+  let col = count_placements(st[s][COL_F + c], st[s][COL_E + c], height, clues + clue_word(clues + height + c));
+  return log2_fixed(row) + log2_fixed(col);
+}
+
 // The branch's filled or empty copy becomes the node, its probe set the lines it changed (from `knownBefore`, the
 // parent's known cells). A loop, not `st[CUR] = st[FILL]`: that would be emitted, so paid, every turn.
 fn enter_child(filled: bool) {
@@ -535,11 +543,14 @@ fn nono_lanes() {
 
     if (branching) {
       // the branch cell's copies count as neither probes nor settles (solveCpu keeps them from the sweep). The
-      // child that decided fewer cells runs first (the filled one on a tie), the other waits with its probe set:
-      // the cells on the lines its branch changed
+      // likelier child runs first (the one whose branch cell's row and column keep more placements; on a tie the
+      // one that decided fewer cells, then the filled one), the other waits with its probe set: the cells on the
+      // lines its branch changed
       settles = counted;
       branching = false;
-      let emptyFirst = gained < fillGained;
+      let fillPlaces = placements_at(FILL, r, cell);
+      let emptyPlaces = placements_at(EMPTY, r, cell);
+      let emptyFirst = emptyPlaces > fillPlaces || (emptyPlaces == fillPlaces && gained < fillGained);
       remember_known(CUR);
       enter_child(emptyFirst);
       let at = slotAt + SLOT_STACK + depth * ENTRY_WORDS;

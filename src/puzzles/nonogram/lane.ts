@@ -60,7 +60,7 @@ export function laneTakes(p: Nonogram): boolean {
 }
 
 export function nonogramLanePipeline(ctx: GpuContext): Promise<GPUComputePipeline> {
-  return lanePipeline(ctx, ['nonogram/settle.wgsl', 'nonogram/job.wgsl', 'nonogram/lane.wgsl'], 'nono_lanes');
+  return lanePipeline(ctx, ['nonogram/settle.wgsl', 'nonogram/job.wgsl', 'nonogram/count.wgsl', 'nonogram/lane.wgsl'], 'nono_lanes');
 }
 
 /** The probing search's round kernel (lane.wgsl) for these puzzles (each must pass laneTakes). */

@@ -159,6 +159,40 @@ export function settleBrute(clue: number[], line: ArrayLike<number>): Uint8Array
   return out;
 }
 
+/**
+ * Placements of the clue's blocks that agree with the line's known cells (0/1/2), by a suffix DP: after block j,
+ * `next[i]` = placements of blocks j..k-1 in cells [i, len). Exact in a u32 for lines up to 31 cells (at most
+ * C(32, 16) < 2^30), as shaders/nonogram/count.wgsl computes it.
+ */
+export function countPlacements(clue: ArrayLike<number>, line: ArrayLike<number>): number {
+  const len = line.length;
+  let next = new Array<number>(len + 1).fill(0);
+  let cur = new Array<number>(len + 1).fill(0);
+  next[len] = 1;
+  for (let i = len - 1; i >= 0; i--) next[i] = line[i] !== FILLED ? next[i + 1] : 0;
+  for (let j = clue.length - 1; j >= 0; j--) {
+    const n = clue[j];
+    cur[len] = 0;
+    for (let i = len - 1; i >= 0; i--) {
+      let v = line[i] !== FILLED ? cur[i + 1] : 0;
+      let fits = i + n <= len;
+      for (let c = i; fits && c < i + n; c++) fits = line[c] !== EMPTY;
+      if (fits) v += i + n === len ? next[len] : line[i + n] !== FILLED ? next[i + n + 1] : 0;
+      cur[i] = v;
+    }
+    [next, cur] = [cur, next];
+  }
+  return next[0];
+}
+
+/** log2(x) in fixed point with 8 fraction bits, Mitchell's approximation (the bits after the leading one as the
+ * fraction): integers, so the kernel (count.wgsl) and this twin compare the same numbers; 0 for 0. */
+export function log2Fixed(x: number): number {
+  if (x === 0) return 0;
+  const lead = 31 - Math.clz32(x);
+  return lead * 256 + ((((x << (31 - lead)) >>> 0) >>> 23) & 0xff);
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // The line automaton, generation by generation (twin of shaders/nonogram/line.wgsl).
 //
@@ -365,8 +399,8 @@ export function solveCpu(p: Nonogram, opts: CpuSolveOptions = {}): CpuSolveResul
     }
     for (let c = 0; c < n; c++) if (cells[c] === UNKNOWN && (rows[Math.floor(c / w)] || cols[c % w])) open[c] = 1;
   };
-  const probeAll = (cells: Uint8Array, open: Uint8Array): { ok: boolean; best?: { a: Uint8Array; b: Uint8Array } } => {
-    let best: { a: Uint8Array; b: Uint8Array; score: number } | undefined;
+  const probeAll = (cells: Uint8Array, open: Uint8Array): { ok: boolean; best?: { a: Uint8Array; b: Uint8Array; cell: number } } => {
+    let best: { a: Uint8Array; b: Uint8Array; score: number; cell: number } | undefined;
     let base = known(cells);
     for (;;) {
       for (let any = true; any; ) {
@@ -401,7 +435,7 @@ export function solveCpu(p: Nonogram, opts: CpuSolveOptions = {}): CpuSolveResul
             }
             if (!agreed) {
               const score = Math.min(known(a.cells), known(b.cells)) - base;
-              if (!best || score > best.score) best = { a: a.cells, b: b.cells, score };
+              if (!best || score > best.score) best = { a: a.cells, b: b.cells, score, cell: i };
               continue;
             }
             // cells both outcomes agree on are forced; let line logic spread them from their lines before the next
@@ -424,6 +458,14 @@ export function solveCpu(p: Nonogram, opts: CpuSolveOptions = {}): CpuSolveResul
     }
   };
 
+  // log2 of the placements left to the row and the column through cell i (log2Fixed, summed)
+  const column = new Uint8Array(h);
+  const placementsAt = (cells: Uint8Array, i: number): number => {
+    const r = Math.floor(i / w);
+    const c = i % w;
+    for (let y = 0; y < h; y++) column[y] = cells[y * w + c];
+    return log2Fixed(countPlacements(p.rows[r], cells.subarray(r * w, r * w + w))) + log2Fixed(countPlacements(p.columns[c], column));
+  };
   const dfs = (cells: Uint8Array, open: Uint8Array): void => {
     if (solutions.length >= maxSolutions) return;
     if (++nodes > maxNodes) throw new Timeout('capped');
@@ -436,9 +478,12 @@ export function solveCpu(p: Nonogram, opts: CpuSolveOptions = {}): CpuSolveResul
     markLines(openA, r.best.a, cells);
     const openB = new Uint8Array(n);
     markLines(openB, r.best.b, cells);
-    // the child that decided fewer cells first (the filled one on a tie): less constrained, it holds a solution
-    // more often (TAAI 2011 #511-991, every 40th, first solutions: 10% fewer probes than filled first)
-    if (known(r.best.b) < known(r.best.a)) {
+    // the likelier child first: the one whose branch cell's row and column keep more placements (log2Fixed of each
+    // line's count, summed); on a tie the one that decided fewer cells, then the filled one. TAAI 2011, first
+    // solutions, 140 puzzles (#300-995, every 5th; CPU twin, 400k probe cap): 9.50M probes against 11.68M with
+    // fewer-decided-cells alone (which was 10% better than filled first)
+    const likelier = placementsAt(r.best.b, r.best.cell) - placementsAt(r.best.a, r.best.cell);
+    if (likelier > 0 || (likelier === 0 && known(r.best.b) < known(r.best.a))) {
       dfs(r.best.b, openB);
       dfs(r.best.a, openA);
     } else {
