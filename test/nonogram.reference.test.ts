@@ -5,22 +5,27 @@ import { cluesOf, type Nonogram } from '../src/puzzles/nonogram/codec.ts';
 import { countPlacements, EMPTY, FILLED, lineSolve, log2Fixed, settle, settleBrute, solveCpu, UNKNOWN, verify } from '../src/puzzles/nonogram/reference.ts';
 import { randomPicture, rng } from './nonogram.helpers.ts';
 
+/** A random line of 1..maxLen cells, 40% of them known, and a clue that fits it (one in ten too long for it). */
+function randomLine(r: (n: number) => number, maxLen: number): { clue: number[]; line: number[] } {
+  const len = 1 + r(maxLen);
+  const clue: number[] = [];
+  let left = len;
+  while (left > 0 && r(10) < 7) {
+    const b = 1 + r(Math.min(left, 5));
+    clue.push(b);
+    left -= b + 1;
+  }
+  if (r(10) === 0) clue.push(1 + r(3)); // sometimes too long: no placement at all
+  return { clue, line: Array.from({ length: len }, () => (r(10) < 6 ? UNKNOWN : r(2) ? FILLED : EMPTY)) };
+}
+
 describe('settle is exact: it equals the intersection of all placements', () => {
   it('100,000 random lines of 1..14 cells with random known cells', () => {
     const r = rng(7);
     let contradictions = 0;
     for (let t = 0; t < 100_000; t++) {
-      const len = 1 + r(14);
-      const clue: number[] = [];
-      let left = len;
-      while (left > 0 && r(10) < 7) {
-        const b = 1 + r(Math.min(left, 5));
-        clue.push(b);
-        left -= b + 1;
-      }
-      if (r(10) === 0) clue.push(1 + r(3)); // sometimes too long: no placement at all
-      const line = Array.from({ length: len }, () => (r(10) < 6 ? UNKNOWN : r(2) ? FILLED : EMPTY));
-      const out = new Uint8Array(len);
+      const { clue, line } = randomLine(r, 14);
+      const out = new Uint8Array(line.length);
       const ok = settle(clue, line, out);
       const want = settleBrute(clue, line);
       expect(ok, `${clue} / ${line}`).toBe(want !== null);
@@ -68,16 +73,7 @@ describe('placements of a line (the branch order of the search)', () => {
     const r = rng(11);
     let none = 0;
     for (let t = 0; t < 20_000; t++) {
-      const len = 1 + r(16);
-      const clue: number[] = [];
-      let left = len;
-      while (left > 0 && r(10) < 7) {
-        const b = 1 + r(Math.min(left, 5));
-        clue.push(b);
-        left -= b + 1;
-      }
-      if (r(10) === 0) clue.push(1 + r(3));
-      const line = Array.from({ length: len }, () => (r(10) < 6 ? UNKNOWN : r(2) ? FILLED : EMPTY));
+      const { clue, line } = randomLine(r, 16);
       const n = countPlacements(clue, line);
       expect(n, `${clue} / ${line}`).toBe(enumerate(clue, line));
       if (n === 0) none++;
