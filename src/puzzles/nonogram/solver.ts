@@ -17,6 +17,7 @@ import { Batch, type GridOutcome, type Mode } from '../../engine/batch.ts';
 import type { Rule } from '../../engine/rule.ts';
 import type { Nonogram } from './codec.ts';
 import {
+  cellOf,
   gpuLimitError,
   knownCount,
   layoutOf,
@@ -29,7 +30,7 @@ import {
   unpackCopy,
   type CopyLayout,
 } from './pack.ts';
-import { EMPTY, FILLED, initialCells, type Level } from './reference.ts';
+import { EMPTY, FILLED, initialCells, placementsAt, type Level } from './reference.ts';
 import { cdclKernel, laneTakes, nonogramCdclPipeline, nonogramLanePipeline, probingKernel, solveNonogramCdcl, solveNonogramLanes, type CdclOutcome, type LaneOutcome } from './lane.ts';
 import { ANSWERS, raceRounds } from './rounds.ts';
 
@@ -320,7 +321,7 @@ interface NodeRun {
   /** cells probed since the state last changed: a whole sweep without change means probing has stalled */
   quiet: number;
   /** the best cell to branch on among the quiet probes: its two settled copies */
-  best?: { score: number; filled: Uint32Array; empty: Uint32Array };
+  best?: { score: number; cell: number; filled: Uint32Array; empty: Uint32Array };
   /** cells in the next probe window */
   window: number;
   /** false after probing fixed cells: line logic has not spread them yet */
@@ -690,7 +691,7 @@ class ClassRun {
       const b = a + l.words;
       const score = scores[k]; // no news: every cell here kept both copies
       if (!node.best || score > node.best.score) {
-        node.best = { score, filled: words.slice(a, a + l.words), empty: words.slice(b, b + l.words) };
+        node.best = { score, cell: cells[k], filled: words.slice(a, a + l.words), empty: words.slice(b, b + l.words) };
       }
     }
     if (node.quiet < n - after) return this.probe(node);
@@ -699,8 +700,12 @@ class ClassRun {
     r.level = 'search';
     r.branches += 2;
     this.nodeDone(node);
-    this.addNode(r, best.empty);
-    this.addNode(r, best.filled);
+    // the likelier child first, as solveCpu orders them (placementsAt; on a tie the one that decided fewer cells,
+    // then the filled one): depth first, the node added last is searched first
+    const likelier = placementsAt(r.p, (j) => cellOf(l, best.empty, j), best.cell) - placementsAt(r.p, (j) => cellOf(l, best.filled, j), best.cell);
+    const emptyFirst = likelier > 0 || (likelier === 0 && knownCount(l, best.empty) < knownCount(l, best.filled));
+    this.addNode(r, emptyFirst ? best.filled : best.empty);
+    this.addNode(r, emptyFirst ? best.empty : best.filled);
   }
 
   private finish(r: PuzzleRun, res: { status: NonogramResult['status']; reason?: string; cells?: Uint8Array; unique?: boolean }): void {
