@@ -167,10 +167,10 @@ describe.skipIf(skipGpu)('nonogram full method (probing + search on the GPU) = C
 // The lanes kernel is solveCpu step for step: the same probes, branches, line settles, generations, level and
 // solutions in the same order, whatever its neighbours in the SIMD lanes do.
 describe.skipIf(skipGpu)('nonogram lanes kernel (one puzzle per invocation) = solveCpu, step for step', () => {
-  function expectSteps(ps: Nonogram[], got: Awaited<ReturnType<typeof solveNonogramLanes>>, maxSolutions: number) {
+  function expectSteps(ps: Nonogram[], got: Awaited<ReturnType<typeof solveNonogramLanes>>, maxSolutions: number, restartAfter?: number) {
     const seen = new Set<string>();
     ps.forEach((p, i) => {
-      const want = solveCpu(p, { maxSolutions });
+      const want = solveCpu(p, { maxSolutions, restartAfter });
       const o = got[i]!;
       const where = `#${i} ${p.width}x${p.height}`;
       expect({ status: o.status, probes: o.probes, branches: o.branches, settles: o.settles, generations: o.generations, level: o.level }, where).toEqual({
@@ -215,6 +215,20 @@ describe.skipIf(skipGpu)('nonogram lanes kernel (one puzzle per invocation) = so
       // the round queued behind the one a job ended in skipped it, and its slot took a new job a round later
       expect(stats.gone).toBeGreaterThan(0);
       expect(seen).toContain('multiple/search');
+    });
+  });
+
+  it.runIf(existsSync(taai))('TAAI 2011 #201-216, runs of 1,500 probes: searches start again with the other child order, both modes', async () => {
+    await withDevice(async (ctx) => {
+      const ps = parseNonograms(readFileSync(taai), taai).slice(200, 216).map((r) => r.puzzle!);
+      const restartAfter = 1500;
+      for (const maxSolutions of [1, 2]) {
+        const got = await solveNonogramLanes(ctx, ps, { maxSolutions, restartAfter, lanes: 4, slots: 8, budget: 400 });
+        expectSteps(ps, got, maxSolutions, restartAfter);
+        // some searches ran past two runs (1,500 + 3,000 probes), some ended in the first
+        expect(got.some((o) => o!.probes > 3 * restartAfter)).toBe(true);
+        expect(got.some((o) => o!.probes < restartAfter)).toBe(true);
+      }
     });
   });
 

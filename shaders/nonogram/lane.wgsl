@@ -27,6 +27,9 @@ struct Params {
   budget: u32,
   // words per slot of scratch
   slotWords: u32,
+  // probes a search runs before it starts again from the puzzle with the other child order, twice as long each
+  // time (solveCpu's restarts; 0: never)
+  restartAfter: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -41,6 +44,8 @@ const STATE_WORDS: u32 = 128u;
 const SLOT_SOLUTIONS: u32 = 16u;
 // a suspended node's scan state (next_cell): scanAny | scanRow << 1 | scanCol << 6, bestScore, branchCell, base
 const SLOT_SCAN: u32 = 10u;
+// the search's restarts so far and the probes before its run
+const SLOT_RUN: u32 = 14u;
 const SLOT_NODE: u32 = 80u;      // SLOT_SOLUTIONS + 2 * MAX_LINES
 const SLOT_STACK: u32 = 240u;    // SLOT_NODE + ENTRY_WORDS
 // a waiting copy (or a suspended node): its cells, then its probe set
@@ -279,6 +284,20 @@ var<private> branches: u32;
 var<private> nodes: u32;
 var<private> deepest: u32;
 var<private> rootGenerations: u32;
+// restarts so far (odd: this run takes the child that decided fewer cells first) and the probes before this run
+var<private> restarts: u32;
+var<private> runStart: u32;
+
+// The job's starting cells (its givens) as the node.
+fn start_cells(rec: u32) {
+  for (var x = 0u; x < STATE_WORDS; x++) { st[CUR][x] = 0u; }
+  for (var r = 0u; r < height; r++) { add_cells(CUR, true, r, input[rec + 4u + r], input[rec + 4u + height + r]); }
+}
+
+// Has this run spent its probes (solveCpu's runLimit)?
+fn run_spent() -> bool {
+  return params.restartAfter != 0u && restarts < 15u && probes - runStart >= (params.restartAfter << restarts);
+}
 
 fn take_job() -> bool {
   loop {
@@ -298,6 +317,8 @@ fn take_job() -> bool {
       deepest = scratch[slotAt + 7u];
       depth = scratch[slotAt + 8u];
       solutions = scratch[slotAt + 9u];
+      restarts = scratch[slotAt + SLOT_RUN];
+      runStart = scratch[slotAt + SLOT_RUN + 1u];
       for (var x = 0u; x < STATE_WORDS; x++) { st[CUR][x] = scratch[slotAt + SLOT_NODE + x]; }
       for (var r = 0u; r < MAX_LINES; r++) { open[r] = scratch[slotAt + SLOT_NODE + STATE_WORDS + r]; }
       let scan = scratch[slotAt + SLOT_SCAN];
@@ -318,8 +339,9 @@ fn take_job() -> bool {
       deepest = 0u;
       depth = 0u;
       solutions = 0u;
-      for (var x = 0u; x < STATE_WORDS; x++) { st[CUR][x] = 0u; }
-      for (var r = 0u; r < height; r++) { add_cells(CUR, true, r, input[rec + 4u + r], input[rec + 4u + height + r]); }
+      restarts = 0u;
+      runStart = 0u;
+      start_cells(rec);
     }
     entryProbes = probes;
     return true;
@@ -335,6 +357,8 @@ fn end_job() {
   if (status == STATUS_SUSPENDED) {
     scratch[slotAt + 8u] = depth;
     scratch[slotAt + 9u] = solutions;
+    scratch[slotAt + SLOT_RUN] = restarts;
+    scratch[slotAt + SLOT_RUN + 1u] = runStart;
   }
 }
 
@@ -466,14 +490,14 @@ fn nono_lanes() {
       curKnown = known(CUR);
       if (root) {
         root = false;
-        rootGenerations = generations;
+        if (restarts == 0u) { rootGenerations = generations; }
         if (!ok) {
           status = STATUS_CONTRADICTION;
         } else if (curKnown == width * height) {
           add_solution(CUR);
           status = STATUS_SOLVED;
         } else {
-          level = LEVEL_PROBE;
+          level = max(level, LEVEL_PROBE);
           // the root probes every cell
           for (var r = 0u; r < MAX_LINES; r++) { open[r] = select(0u, line_mask(width) & ~known_row(CUR, r), r < height); }
           freshNode = true;
@@ -526,6 +550,18 @@ fn nono_lanes() {
         outcome = NODE_SUSPENDED;
       }
       if (outcome == NODE_NONE && probes >= params.probeCap) { outcome = NODE_CAPPED; }
+      if (outcome == NODE_NONE && run_spent()) {
+        // again from the puzzle (its line logic counted again) with the other child order and twice the probes;
+        // solutions found so far stay found
+        restarts++;
+        runStart = probes;
+        depth = 0u;
+        start_cells(input[job]);
+        root = true;
+        newsRows = line_mask(height);
+        newsCols = line_mask(width);
+        continue;
+      }
       if (outcome != NODE_NONE) { continue; }
       r = scanRow;
       cell = scanCol;
@@ -550,7 +586,8 @@ fn nono_lanes() {
       branching = false;
       let fillPlaces = placements_at(FILL, r, cell);
       let emptyPlaces = placements_at(EMPTY, r, cell);
-      let emptyFirst = emptyPlaces > fillPlaces || (emptyPlaces == fillPlaces && gained < fillGained);
+      let likelier = select(i32(emptyPlaces) - i32(fillPlaces), 0, (restarts & 1u) == 1u);
+      let emptyFirst = likelier > 0 || (likelier == 0 && gained < fillGained);
       remember_known(CUR);
       enter_child(emptyFirst);
       let at = slotAt + SLOT_STACK + depth * ENTRY_WORDS;

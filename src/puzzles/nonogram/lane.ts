@@ -8,7 +8,7 @@ import { laneCount, lanePipeline, type LaneStatus } from '../../engine/lanes.ts'
 import type { GpuContext } from '../../gpu/context.ts';
 import type { Nonogram } from './codec.ts';
 import { gpuLimitError } from './pack.ts';
-import type { Level } from './reference.ts';
+import { RESTART_AFTER, type Level } from './reference.ts';
 import { CDCL_ARENA_WORDS, type CdclResult } from './cdcl.ts';
 import { runRounds, type RoundKernel, type RoundStats } from './rounds.ts';
 
@@ -42,6 +42,9 @@ export interface LaneOptions {
   lanes?: number;
   /** probes one puzzle may run before it comes back `capped` */
   probeCap?: number;
+  /** probes a search runs before it starts again with the other child order, twice as long each time (solveCpu's
+   * restartAfter: default RESTART_AFTER; 0: never) */
+  restartAfter?: number;
   /** jobs in flight (each has a slot of scratch: its stack and, between rounds, its suspended search) */
   slots?: number;
   /** probes a job may run per round before it waits for the next one */
@@ -82,7 +85,7 @@ export async function probingKernel(ctx: GpuContext, puzzles: Nonogram[], opts: 
     lanes,
     slots,
     slotWords,
-    params: (count) => Uint32Array.from([count, depthCap, opts.probeCap ?? 0xffffffff, maxSolutions, budget, slotWords, 0, 0]),
+    params: (count) => Uint32Array.from([count, depthCap, opts.probeCap ?? 0xffffffff, maxSolutions, budget, slotWords, opts.restartAfter ?? RESTART_AFTER, 0]),
     outcome: outcomeOf,
     // slot header: the result header's counters from word 1, then stack depth and solutions (lane.wgsl)
     report: { words: 80, solutionsAt: 16, found: 9 },
@@ -117,7 +120,7 @@ export type CdclOutcome = Omit<CdclResult, 'status'> & {
   ms: number;
 };
 
-export interface CdclLaneOptions extends Omit<LaneOptions, 'probeCap'> {
+export interface CdclLaneOptions extends Omit<LaneOptions, 'probeCap' | 'restartAfter'> {
   /** conflicts one puzzle may take before it comes back `capped` */
   conflictCap?: number;
   /** words per slot for learned clauses (default CDCL_ARENA_WORDS) */

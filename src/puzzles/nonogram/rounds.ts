@@ -79,6 +79,7 @@ export class RoundRun<O> {
   /** outcomes by puzzle index: finished jobs, and after stop() the suspended ones */
   readonly out: (O | undefined)[];
   private readonly clueTables: (Uint32Array | undefined)[];
+  private readonly startBits: ({ filled: number[]; empty: number[] } | undefined)[];
   private readonly scratch: GPUBuffer;
   private readonly free: number[];
   /** jobs not known to have ended */
@@ -99,6 +100,7 @@ export class RoundRun<O> {
   ) {
     this.out = new Array(puzzles.length);
     this.clueTables = new Array(puzzles.length);
+    this.startBits = new Array(puzzles.length);
     const slots = Math.max(1, kernel.slots);
     this.scratch = ctx.device.createBuffer({ label: `${kernel.label}.slots`, size: 4 * slots * kernel.slotWords, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
     this.free = Array.from({ length: slots }, (_, k) => slots - 1 - k);
@@ -176,11 +178,9 @@ export class RoundRun<O> {
           words[k] = words.length;
           const rec = words.length;
           words.push(p.width | (p.height << 8), 0, job.slot, job.resume ? 1 : 0);
-          // a resumed search has its cells in its slot: only a new one needs the starting cells
-          if (!job.resume) {
-            const { filled, empty } = rowBits(p);
-            words.push(...filled, ...empty);
-          }
+          // the starting cells, for a new search and for one that starts again (lane.wgsl's restarts)
+          const { filled, empty } = (this.startBits[job.index] ??= rowBits(p));
+          words.push(...filled, ...empty);
           words[rec + 1] = words.length;
           this.clueTables[job.index] ??= packClues(p);
           for (const w of this.clueTables[job.index]!) words.push(w);
