@@ -38,8 +38,8 @@ struct Params {
 // deepest stack.
 // scratch: one slot per job in flight, `slotWords` words each, that keeps a suspended search between dispatches:
 // a header of 16 words (word 0 SLOT_ENDED, the counters in RESULT_HEADER layout from word 1, then the stack depth,
-// the solutions found and from SLOT_SCAN where a suspended node's probing stands), two solutions, the node to probe
-// next with its probe set, then the stack of waiting copies (each with its probe set).
+// the solutions found, from SLOT_SCAN where a suspended node's probing stands and from SLOT_RUN its restarts), two
+// solutions, the node to probe next with its probe set, then the stack of waiting copies (each with its probe set).
 const STATE_WORDS: u32 = 128u;
 const SLOT_SOLUTIONS: u32 = 16u;
 // a suspended node's scan state (next_cell): scanAny | scanRow << 1 | scanCol << 6, bestScore, branchCell, base
