@@ -197,18 +197,31 @@ export function log2Fixed(x: number): number {
 
 /**
  * How likely a branch's child is to hold a solution: the placements left to the row and the column through cell i
- * (log2Fixed of each count, summed). `cellAt(j)` reads cell j of the child; `line` is scratch of the longer side.
+ * (log2Fixed of each count, summed). `cellAt(j)` reads cell j of the child.
  */
-export function placementsAt(p: Nonogram, cellAt: (j: number) => number, i: number, line: number[] = []): number {
+export function placementsAt(p: Nonogram, cellAt: (j: number) => number, i: number): number {
   const w = p.width;
   const r = Math.floor(i / w);
   const c = i % w;
-  line.length = w;
-  for (let x = 0; x < w; x++) line[x] = cellAt(r * w + x);
-  const row = log2Fixed(countPlacements(p.rows[r], line));
-  line.length = p.height;
-  for (let y = 0; y < p.height; y++) line[y] = cellAt(y * w + c);
-  return row + log2Fixed(countPlacements(p.columns[c], line));
+  const row = Array.from({ length: w }, (_, x) => cellAt(r * w + x));
+  const column = Array.from({ length: p.height }, (_, y) => cellAt(y * w + c));
+  return log2Fixed(countPlacements(p.rows[r], row)) + log2Fixed(countPlacements(p.columns[c], column));
+}
+
+/** A branch's two children on cell i: their cells (`cellAt`) and how many they know. */
+export interface BranchChild {
+  cellAt: (j: number) => number;
+  known: number;
+}
+
+/**
+ * Does the branch on cell i search its empty child first? The likelier child first (more placements on the cell's
+ * row and column, placementsAt); on a tie, or with `byPlacements` false (solveCpu's odd runs), the one that decided
+ * fewer cells; then the filled one. lane.wgsl orders its children the same way.
+ */
+export function emptyFirst(p: Nonogram, i: number, filled: BranchChild, empty: BranchChild, byPlacements = true): boolean {
+  const likelier = byPlacements ? placementsAt(p, empty.cellAt, i) - placementsAt(p, filled.cellAt, i) : 0;
+  return likelier > 0 || (likelier === 0 && empty.known < filled.known);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -390,9 +403,15 @@ export function solveCpu(p: Nonogram, opts: CpuSolveOptions = {}): CpuSolveResul
   // the run: how many restarts came before it (its child order and probe limit) and the probes before it
   let restarts = 0;
   let runStart = 0;
-  let root = initialCells(p);
-  solver.allDirty();
-  const first = run(root);
+  // the puzzle's own cells through line logic: the root of every run
+  const startRoot = () => {
+    const cells = initialCells(p);
+    solver.allDirty();
+    return { cells, line: run(cells) };
+  };
+  const start = startRoot();
+  let root = start.cells;
+  const first = start.line;
   res.generations = first.generations;
   if (first.status === 'contradiction') return { ...res, status: 'contradiction', level: 'line' };
   if (first.status === 'solved') {
@@ -509,14 +528,11 @@ export function solveCpu(p: Nonogram, opts: CpuSolveOptions = {}): CpuSolveResul
     markLines(openA, r.best.a, cells);
     const openB = new Uint8Array(n);
     markLines(openB, r.best.b, cells);
-    // the likelier child first: the one whose branch cell's row and column keep more placements (log2Fixed of each
-    // line's count, summed); on a tie the one that decided fewer cells, then the filled one. TAAI 2011, first
-    // solutions, 140 puzzles (#300-995, every 5th; CPU twin, 400k probe cap): 9.50M probes against 11.68M with
-    // fewer-decided-cells alone (which was 10% better than filled first). Every other run (restarts) takes fewer
-    // decided cells first.
+    // the likelier child first (emptyFirst; every other run, fewer decided cells first). TAAI 2011, first solutions,
+    // 140 puzzles (#300-995, every 5th; CPU twin, 400k probe cap): 9.50M probes against 11.68M with fewer decided
+    // cells first alone (which was 10% better than filled first).
     const { a, b, cell } = r.best;
-    const likelier = restarts % 2 === 1 ? 0 : placementsAt(p, (j) => b[j], cell) - placementsAt(p, (j) => a[j], cell);
-    if (likelier > 0 || (likelier === 0 && known(b) < known(a))) {
+    if (emptyFirst(p, cell, { cellAt: (j) => a[j], known: known(a) }, { cellAt: (j) => b[j], known: known(b) }, restarts % 2 === 0)) {
       dfs(r.best.b, openB);
       dfs(r.best.a, openA);
     } else {
@@ -536,9 +552,7 @@ export function solveCpu(p: Nonogram, opts: CpuSolveOptions = {}): CpuSolveResul
         // so far stay found
         restarts++;
         runStart = res.probes;
-        root = initialCells(p);
-        solver.allDirty();
-        run(root);
+        root = startRoot().cells;
       }
     }
   } catch (e) {

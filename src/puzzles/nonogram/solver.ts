@@ -30,7 +30,7 @@ import {
   unpackCopy,
   type CopyLayout,
 } from './pack.ts';
-import { EMPTY, FILLED, initialCells, placementsAt, type Level } from './reference.ts';
+import { EMPTY, emptyFirst, FILLED, initialCells, type Level } from './reference.ts';
 import { cdclKernel, laneTakes, nonogramCdclPipeline, nonogramLanePipeline, probingKernel, solveNonogramCdcl, solveNonogramLanes, type CdclOutcome, type LaneOutcome } from './lane.ts';
 import { ANSWERS, raceRounds } from './rounds.ts';
 
@@ -700,12 +700,11 @@ class ClassRun {
     r.level = 'search';
     r.branches += 2;
     this.nodeDone(node);
-    // the likelier child first, as solveCpu orders them (placementsAt; on a tie the one that decided fewer cells,
-    // then the filled one): depth first, the node added last is searched first
-    const likelier = placementsAt(r.p, (j) => cellOf(l, best.empty, j), best.cell) - placementsAt(r.p, (j) => cellOf(l, best.filled, j), best.cell);
-    const emptyFirst = likelier > 0 || (likelier === 0 && knownCount(l, best.empty) < knownCount(l, best.filled));
-    this.addNode(r, emptyFirst ? best.filled : best.empty);
-    this.addNode(r, emptyFirst ? best.empty : best.filled);
+    // the likelier child first, as solveCpu orders them: depth first, the node added last is searched first
+    const child = (words: Uint32Array) => ({ cellAt: (j: number) => cellOf(l, words, j), known: knownCount(l, words) });
+    const empty = emptyFirst(r.p, best.cell, child(best.filled), child(best.empty));
+    this.addNode(r, empty ? best.filled : best.empty);
+    this.addNode(r, empty ? best.empty : best.filled);
   }
 
   private finish(r: PuzzleRun, res: { status: NonogramResult['status']; reason?: string; cells?: Uint8Array; unique?: boolean }): void {
