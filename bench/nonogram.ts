@@ -213,6 +213,8 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
       const probes = results.reduce((s, r) => s + r.probes, 0);
       // answers by the anchors' times (each result's ms counts from the batch's start)
       const answeredBy = (sec: number) => results.filter((r) => r.status !== 'unsolved' && r.ms <= sec * 1000).length;
+      // answered by the second search a hard puzzle gets (the other branch score, lane.ts DEFAULT_SCORES)
+      const bySecondSearch = results.filter((r) => r.status !== 'unsolved' && r.branchScore === 'sum').length;
       if (maxSolutions === 2 && puzzles.length === all.puzzles.length) taai = { puzzles, results, expected, seconds };
       const hardest = results
         .map((r, i) => ({ puzzle: i + 1, status: r.status, ms: Math.round(r.ms), probes: r.probes, branches: r.branches }))
@@ -237,10 +239,12 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
           unsolved: open,
           answeredBy82s: answeredBy(82),
           answeredBy140s: answeredBy(140),
+          bySecondSearch,
           byLevel: { line: tl.line, probe: tl.probe, search: tl.search },
           givenFound: tl.givenFound,
           probes,
-          // the lanes kernel's throughput (probes of answered and open searches alike)
+          // the lanes kernel's throughput (probes of the searches that answered and of open ones; a second search that
+          // lost its race is not counted)
           probesPerSec: probes / seconds,
           branches: results.reduce((s, r) => s + r.branches, 0),
           seconds,
@@ -262,6 +266,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
           ['solved', String(tl.unique + tl.unproven + tl.multiple)],
           ['open', String(open)],
           ['by 82 s / 140 s', `${answeredBy(82)}/${answeredBy(140)}`],
+          ['by the second search', String(bySecondSearch)],
           ['unique', String(tl.unique)],
           ['not proven unique', String(tl.unproven)],
           ['multiple', String(tl.multiple)],

@@ -170,9 +170,10 @@ describe.skipIf(skipGpu)('nonogram lanes kernel (one puzzle per invocation) = so
   function expectSteps(ps: Nonogram[], got: Awaited<ReturnType<typeof solveNonogramLanes>>, maxSolutions: number, restartAfter?: number) {
     const seen = new Set<string>();
     ps.forEach((p, i) => {
-      const want = solveCpu(p, { maxSolutions, restartAfter });
       const o = got[i]!;
-      const where = `#${i} ${p.width}x${p.height}`;
+      // the twin of the search that answered (a hard puzzle may get a second one, with the other branch score)
+      const want = solveCpu(p, { maxSolutions, restartAfter, branchScore: o.branchScore });
+      const where = `#${i} ${p.width}x${p.height} ${o.branchScore}`;
       expect({ status: o.status, probes: o.probes, branches: o.branches, settles: o.settles, generations: o.generations, level: o.level }, where).toEqual({
         status: want.status,
         probes: want.probes,
@@ -210,7 +211,7 @@ describe.skipIf(skipGpu)('nonogram lanes kernel (one puzzle per invocation) = so
       const all = parseNonograms(readFileSync(taai), taai).map((r) => r.puzzle!);
       const ps = [...all.slice(0, 24), ...all.slice(200, 208)];
       const stats = { dispatches: 0, readbacks: 0, gone: 0 };
-      const seen = expectSteps(ps, await solveNonogramLanes(ctx, ps, { lanes: 8, slots: 12, budget: 300 }, stats), 2);
+      const seen = expectSteps(ps, await solveNonogramLanes(ctx, ps, { lanes: 8, slots: 12, budget: 300, scores: ['weaker'] }, stats), 2);
       expect(stats.dispatches).toBeGreaterThan(Math.ceil(ps.length / 12)); // searches waited in their slots
       // the round queued behind the one a job ended in skipped it, and its slot took a new job a round later
       expect(stats.gone).toBeGreaterThan(0);
@@ -223,12 +224,49 @@ describe.skipIf(skipGpu)('nonogram lanes kernel (one puzzle per invocation) = so
       const ps = parseNonograms(readFileSync(taai), taai).slice(200, 216).map((r) => r.puzzle!);
       const restartAfter = 1500;
       for (const maxSolutions of [1, 2]) {
-        const got = await solveNonogramLanes(ctx, ps, { maxSolutions, restartAfter, lanes: 4, slots: 8, budget: 400 });
+        const got = await solveNonogramLanes(ctx, ps, { maxSolutions, restartAfter, lanes: 4, slots: 8, budget: 400, scores: ['weaker'] });
         expectSteps(ps, got, maxSolutions, restartAfter);
         // some searches ran past two runs (1,500 + 3,000 probes), some ended in the first
         expect(got.some((o) => o!.probes > 3 * restartAfter)).toBe(true);
         expect(got.some((o) => o!.probes < restartAfter)).toBe(true);
       }
+    });
+  });
+
+  it.runIf(existsSync(taai))('TAAI 2011 #201-224 with the other branch score (both copies\' cells) alone, both modes', async () => {
+    await withDevice(async (ctx) => {
+      const ps = parseNonograms(readFileSync(taai), taai).slice(200, 224).map((r) => r.puzzle!);
+      for (const maxSolutions of [1, 2]) {
+        const got = await solveNonogramLanes(ctx, ps, { maxSolutions, lanes: 8, slots: 16, scores: ['sum'] });
+        expectSteps(ps, got, maxSolutions);
+        expect(got.every((o) => o!.branchScore === 'sum')).toBe(true);
+        // the trees differ from the default score's (else the test could not tell the two apart)
+        expect(got.some((o, i) => o!.probes !== solveCpu(ps[i], { maxSolutions }).probes)).toBe(true);
+      }
+    });
+  });
+
+  it.runIf(existsSync(taai))('TAAI 2011 #201-224, a second search joining after 2 rounds: each answer is its own search\'s twin, the first to answer wins', async () => {
+    await withDevice(async (ctx) => {
+      const ps = parseNonograms(readFileSync(taai), taai).slice(200, 224).map((r) => r.puzzle!);
+      const budget = 200;
+      const stats = { dispatches: 0, readbacks: 0, joined: 0 };
+      const got = await solveNonogramLanes(ctx, ps, { maxSolutions: 1, lanes: 8, slots: 32, budget, joinAfter: 2 }, stats);
+      expectSteps(ps, got, 1);
+      const by = (score: string) => got.filter((o) => o!.branchScore === score);
+      // puzzles done within two rounds never got a second search; of the others, each search answered some
+      for (const o of got) if (o!.probes <= budget) expect(o!.branchScore).toBe('weaker');
+      expect(by('sum').length).toBeGreaterThan(0);
+      expect(by('weaker').some((o) => o!.probes > 3 * budget)).toBe(true);
+      expect(stats.joined).toBeGreaterThan(by('sum').length);
+      // the answer came from the search that needed fewer probes, give or take the rounds the second joined after
+      // (2, and up to 2 more in flight) and the round they both ended in
+      ps.forEach((p, i) => {
+        const o = got[i]!;
+        const other = solveCpu(p, { maxSolutions: 1, branchScore: o.branchScore === 'sum' ? 'weaker' : 'sum' }).probes;
+        if (o.branchScore === 'sum') expect(o.probes, `#${201 + i}`).toBeLessThan(other);
+        else expect(o.probes, `#${201 + i}`).toBeLessThanOrEqual(other + 5 * budget);
+      });
     });
   });
 

@@ -8,8 +8,9 @@
 // probe set: each is set filled in one copy and empty in another, both run line logic; a contradiction fixes the
 // cell to the surviving copy, cells both copies agree on are fixed, and news puts the unknown cells of its rows and
 // columns back in the set. When the set is empty, the cell probed since the last news whose weaker copy decides the
-// most cells is branched on: the likelier copy runs on (count.wgsl), the other waits on the job's stack in its
-// slot of `scratch` (depth first). The search ends at `maxSolutions` solutions or an empty stack.
+// most cells (or both copies together, for a job whose `variant` says so) is branched on: the likelier copy runs
+// on (count.wgsl), the other waits on the job's stack in its slot of `scratch` (depth first). The search ends at
+// `maxSolutions` solutions or an empty stack.
 //
 // Why one puzzle per invocation on SwiftShader: the rounds solver (line.wgsl + solver.ts) pays a readback and host
 // decisions per round and moves every probe copy through storage; here a probe copy never leaves the invocation and
@@ -50,6 +51,9 @@ const SLOT_NODE: u32 = 80u;      // SLOT_SOLUTIONS + 2 * MAX_LINES
 const SLOT_STACK: u32 = 240u;    // SLOT_NODE + ENTRY_WORDS
 // a waiting copy (or a suspended node): its cells, then its probe set
 const ENTRY_WORDS: u32 = 160u;
+
+// job.wgsl's `variant`: the branch score, as an index in reference.ts BRANCH_SCORES ('weaker', 'sum')
+const VARIANT_SUM: u32 = 1u;
 
 const LEVEL_LINE: u32 = 0u;
 const LEVEL_PROBE: u32 = 1u;
@@ -633,7 +637,8 @@ fn nono_lanes() {
       add_cells(CUR, true, y, f, e);
     }
     if (newsRows == 0u) {
-      let score = i32(min(fillKnown, emptyKnown)) - base;
+      // the branch score (reference.ts BRANCH_SCORES): the weaker copy's cells, or both copies'
+      let score = select(i32(min(fillKnown, emptyKnown)) - base, i32(fillKnown + emptyKnown) - 2 * base, variant == VARIANT_SUM);
       if (score > bestScore) {
         bestScore = score;
         branchCell = r * 32u + cell;

@@ -13,6 +13,7 @@ import { compileNonogramRules, SEARCHES, solveNonograms, type NonogramResult, ty
 function toResult(r: NonogramResult): SolveResult {
   const extra: Record<string, unknown> = { probes: r.probes, branches: r.branches, level: r.level };
   if (r.search) extra.search = r.search;
+  if (r.branchScore) extra.branchScore = r.branchScore;
   if (r.search === 'cdcl') Object.assign(extra, { conflicts: r.conflicts, decisions: r.decisions, learned: r.learned });
   if (r.unique === false) extra.unique = false;
   if (r.status === 'unsolved' && r.cells) extra.partial = Array.from(r.cells, (c) => '?10'[c]).join('');

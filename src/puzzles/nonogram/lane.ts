@@ -8,7 +8,7 @@ import { laneCount, lanePipeline, type LaneStatus } from '../../engine/lanes.ts'
 import type { GpuContext } from '../../gpu/context.ts';
 import type { Nonogram } from './codec.ts';
 import { gpuLimitError } from './pack.ts';
-import { RESTART_AFTER, type Level } from './reference.ts';
+import { BRANCH_SCORES, RESTART_AFTER, type BranchScore, type Level } from './reference.ts';
 import { CDCL_ARENA_WORDS, type CdclResult } from './cdcl.ts';
 import { runRounds, type RoundKernel, type RoundStats } from './rounds.ts';
 
@@ -31,6 +31,8 @@ export interface LaneOutcome {
   level: Level;
   nodes: number;
   depth: number;
+  /** the branch score of the search this outcome is from (LaneOptions.scores) */
+  branchScore: BranchScore;
   /** from the start of the call to the readback that brought it */
   ms: number;
 }
@@ -53,7 +55,23 @@ export interface LaneOptions {
   deadline?: number;
   /** after each round: puzzles it finished */
   onChunk?: (count: number) => void;
+  /** the searches a puzzle may get, by branch score, in the order they join it (default DEFAULT_SCORES) */
+  scores?: readonly BranchScore[];
+  /** rounds a puzzle's search runs without an answer before the next one starts beside it (default JOIN_AFTER) */
+  joinAfter?: number;
 }
+
+/**
+ * A hard puzzle gets a second search with the other branch score: the two make trees of very different sizes on the
+ * same puzzle (either is 10-25x cheaper on some TAAI puzzles), so two searches sharing its time cost about twice the
+ * cheaper one's. CPU twin, TAAI first solutions, 70 puzzles (#305-995 by 10), 400k probes at most each: the second
+ * joining after 20,000 probes of the first leaves 2 puzzles unanswered instead of 7, and 3.80M probes in all instead
+ * of 5.01M; joining at once costs the easy ones twice (by a sharing model of the kernel's rounds, 9 answered at 82 s
+ * instead of 43).
+ */
+export const DEFAULT_SCORES: readonly BranchScore[] = ['weaker', 'sum'];
+/** 40 rounds of 500 probes: 20,000 probes */
+export const JOIN_AFTER = 40;
 
 export type LaneStats = RoundStats;
 
@@ -87,6 +105,8 @@ export async function probingKernel(ctx: GpuContext, puzzles: Nonogram[], opts: 
     slotWords,
     params: (count) => Uint32Array.from([count, depthCap, opts.probeCap ?? 0xffffffff, maxSolutions, budget, slotWords, opts.restartAfter ?? RESTART_AFTER, 0]),
     outcome: outcomeOf,
+    variants: (opts.scores ?? DEFAULT_SCORES).map((score) => BRANCH_SCORES.indexOf(score)),
+    joinAfter: opts.joinAfter ?? JOIN_AFTER,
     // slot header: the result header's counters from word 1, then stack depth and solutions (lane.wgsl)
     report: { words: 80, solutionsAt: 16, found: 9 },
   };
@@ -173,7 +193,7 @@ export async function solveNonogramCdcl(ctx: GpuContext, puzzles: Nonogram[], op
 }
 
 /** An outcome from a header of counters (result layout: words 1-7) and `found` solutions of 32 rows at `solutionsAt`. */
-function outcomeOf(status: LaneStatus, w: Uint32Array, at: number, solutionsAt: number, found: number, p: Nonogram, ms: number): LaneOutcome {
+function outcomeOf(status: LaneStatus, w: Uint32Array, at: number, solutionsAt: number, found: number, p: Nonogram, ms: number, variant: number): LaneOutcome {
   return {
     status,
     solutions: solutionsOf(w, solutionsAt, found, p),
@@ -184,6 +204,7 @@ function outcomeOf(status: LaneStatus, w: Uint32Array, at: number, solutionsAt: 
     level: LEVELS[w[at + 5]],
     nodes: w[at + 6],
     depth: w[at + 7],
+    branchScore: BRANCH_SCORES[variant],
     ms,
   };
 }

@@ -362,7 +362,18 @@ export interface CpuSolveOptions {
    * (default RESTART_AFTER; 0: never) */
   restartAfter?: number;
   timeoutMs?: number;
+  /** how a probed cell is scored as the branch (default 'weaker') */
+  branchScore?: BranchScore;
 }
+
+/**
+ * How the search scores a probed cell as the branch, from the cells its two copies decide beyond the node's:
+ * `weaker` the fewer of the two (fail first), `sum` both together. On the same TAAI puzzles the two make trees of very
+ * different sizes (either is 10-25x cheaper on some), which is what a second search joining a hard puzzle relies on
+ * (rounds.ts, the portfolio). The kernel takes a job's score as its index here (lane.wgsl, job.wgsl `variant`).
+ */
+export const BRANCH_SCORES = ['weaker', 'sum'] as const;
+export type BranchScore = (typeof BRANCH_SCORES)[number];
 
 const toSolution = (cells: Uint8Array) => Array.from(cells, (c) => (c === FILLED ? '1' : '0')).join('');
 
@@ -382,6 +393,7 @@ export function runLimit(restartAfter: number, restarts: number): number {
 export function solveCpu(p: Nonogram, opts: CpuSolveOptions = {}): CpuSolveResult {
   const maxSolutions = opts.maxSolutions ?? 2;
   const maxNodes = opts.maxNodes ?? Infinity;
+  const scoreBoth = opts.branchScore === 'sum';
   const deadline = opts.timeoutMs !== undefined ? performance.now() + opts.timeoutMs : Infinity;
   const solver = new LineSolver(p);
   const n = p.width * p.height;
@@ -492,7 +504,7 @@ export function solveCpu(p: Nonogram, opts: CpuSolveOptions = {}): CpuSolveResul
               }
             }
             if (!agreed) {
-              const score = Math.min(known(a.cells), known(b.cells)) - base;
+              const score = scoreBoth ? known(a.cells) + known(b.cells) - 2 * base : Math.min(known(a.cells), known(b.cells)) - base;
               if (!best || score > best.score) best = { a: a.cells, b: b.cells, score, cell: i };
               continue;
             }

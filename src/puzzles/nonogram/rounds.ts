@@ -1,7 +1,8 @@
 // Kernels that run one puzzle per GPU invocation in rounds (lane.wgsl's probing search, cdcl.wgsl's conflict-driven
 // search): each job keeps its search in a slot of scratch between rounds. `runRounds` runs one kernel over a list of
 // puzzles; `raceRounds` runs two at once on the same puzzles, the second joining only the puzzles the first finds
-// hard, and whichever answers a puzzle first ends the other's job on it.
+// hard, and whichever answers a puzzle first ends the other's job on it. Within one kernel, a hard puzzle may get a
+// job per variant of its search the same way (RoundKernel.variants).
 import { LANE_STATUS, runLanes, type LaneStatus } from '../../engine/lanes.ts';
 import type { GpuContext } from '../../gpu/context.ts';
 import type { Nonogram } from './codec.ts';
@@ -23,14 +24,24 @@ export interface RoundKernel<O> {
   slotWords: number;
   /** the params words (uniform) for a round of `count` jobs */
   params(count: number): Uint32Array<ArrayBuffer>;
-  /** an outcome from a header of counters at `at` (words 1-7) and `found` solutions of 32 rows at `solutionsAt` */
-  outcome(status: LaneStatus, w: Uint32Array, at: number, solutionsAt: number, found: number, p: Nonogram, ms: number): O;
+  /** an outcome from a header of counters at `at` (words 1-7) and `found` solutions of 32 rows at `solutionsAt`, of a
+   * job that ran search `variant` */
+  outcome(status: LaneStatus, w: Uint32Array, at: number, solutionsAt: number, found: number, p: Nonogram, ms: number, variant: number): O;
   /** what of a suspended job's slot to read back at a deadline: its first `words`, where its solutions are and the
    * word that counts them */
   report: { words: number; solutionsAt: number; found: number };
   /** invocations per dispatch and jobs in flight (one slot each) */
   lanes: number;
   slots: number;
+  /**
+   * The searches (job.wgsl `variant`) a puzzle's jobs run, in the order they join it (default: [0] alone). The first
+   * starts the puzzle; each next one starts beside the one before once that has run `joinAfter` rounds without an
+   * answer, and the first answer ends the others. Searches that differ only in a heuristic make trees of very
+   * different sizes on the same hard puzzle, so a second one bounds a puzzle's cost by about twice the cheaper's,
+   * while easy puzzles, done within `joinAfter` rounds, pay nothing for it.
+   */
+  variants?: readonly number[];
+  joinAfter?: number;
 }
 
 export interface RoundStats {
@@ -38,6 +49,8 @@ export interface RoundStats {
   readbacks: number;
   /** results of jobs a round queued behind the one they ended in (STATUS_GONE) */
   gone?: number;
+  /** jobs of a next search started beside a puzzle's first (RoundKernel.variants) */
+  joined?: number;
 }
 
 interface Job {
@@ -49,6 +62,10 @@ interface Job {
   rounds: number;
   /** finished or dropped: results of rounds still in flight for it are stale */
   ended: boolean;
+  /** which of the kernel's variants it runs (an index in RoundKernel.variants) */
+  member: number;
+  /** the next member has started beside it */
+  joined: boolean;
 }
 
 /** the status a kernel gives a job whose search ended in an earlier round (shaders/nonogram/job.wgsl STATUS_GONE) */
@@ -84,8 +101,10 @@ export class RoundRun<O> {
   private readonly free: number[];
   /** jobs not known to have ended */
   private active: Job[] = [];
-  /** puzzles answered elsewhere: their jobs end at the next round */
+  /** puzzles answered, here or elsewhere: their jobs end at the next round */
   private readonly dropped = new Set<number>();
+  /** puzzles with an outcome (a puzzle with several jobs has one once the first answers or the last ends) */
+  private readonly done = new Set<number>();
   private readonly started = new Set<number>();
   private msPerJob = 0;
   /** how long the last round took, from the readback before it (what the next one is expected to take) */
@@ -128,7 +147,20 @@ export class RoundRun<O> {
   start(index: number): void {
     if (this.started.has(index)) throw new Error(`${this.kernel.label}: puzzle ${index} started twice`);
     this.started.add(index);
-    this.active.push({ index, slot: this.free.pop()!, resume: false, rounds: 0, ended: false });
+    this.active.push({ index, slot: this.free.pop()!, resume: false, rounds: 0, ended: false, member: 0, joined: false });
+  }
+
+  /** The next search starts beside each job that has run `joinAfter` rounds without an answer, while slots last. */
+  private joinHard(): void {
+    const variants = this.kernel.variants ?? [0];
+    const joinAfter = this.kernel.joinAfter ?? Infinity;
+    for (const job of this.active.slice()) {
+      if (!this.room) return;
+      if (job.ended || job.joined || job.rounds < joinAfter || job.member + 1 >= variants.length || this.dropped.has(job.index)) continue;
+      job.joined = true;
+      this.active.push({ index: job.index, slot: this.free.pop()!, resume: false, rounds: 0, ended: false, member: job.member + 1, joined: false });
+      this.stats.joined = (this.stats.joined ?? 0) + 1;
+    }
   }
 
   /** A puzzle answered elsewhere: its job ends at the next round (its slot freed, its results ignored). */
@@ -169,6 +201,7 @@ export class RoundRun<O> {
       onReadback: () => this.stats.readbacks++,
       pack: () => {
         loop.refill();
+        this.joinHard();
         this.active = this.active.filter((job) => !this.leave(job));
         const round = this.active.slice();
         queued.push(round);
@@ -177,7 +210,7 @@ export class RoundRun<O> {
           const p = puzzles[job.index];
           words[k] = words.length;
           const rec = words.length;
-          words.push(p.width | (p.height << 8), 0, job.slot, job.resume ? 1 : 0);
+          words.push(p.width | (p.height << 8) | (this.variantOf(job) << 16), 0, job.slot, job.resume ? 1 : 0);
           // the starting cells, for a new search and for one that starts again (lane.wgsl's restarts)
           const { filled, empty } = (this.startBits[job.index] ??= rowBits(p));
           words.push(...filled, ...empty);
@@ -209,9 +242,14 @@ export class RoundRun<O> {
             continue;
           }
           this.end(job);
+          // the puzzle's outcome: the first answer, or the last of its jobs to end without one (a cap)
+          const answer = ANSWERS.has(status);
+          if (this.done.has(job.index) || (!answer && this.active.some((other) => other.index === job.index && !other.ended))) continue;
+          this.done.add(job.index);
+          this.dropped.add(job.index);
           finished.push(job.index);
           const found = status === 'multiple' ? 2 : status === 'solved' ? 1 : 0;
-          this.out[job.index] = kernel.outcome(status, r, at, at + RESULT_HEADER, found, puzzles[job.index], ms);
+          this.out[job.index] = kernel.outcome(status, r, at, at + RESULT_HEADER, found, puzzles[job.index], ms, this.variantOf(job));
         }
         this.active = this.active.filter((job) => !job.ended);
         loop.onFinished(finished);
@@ -237,9 +275,14 @@ export class RoundRun<O> {
       const h = new Uint32Array(read.getMappedRange().slice(0));
       read.unmap();
       const ms = performance.now() - this.t0;
+      // of a puzzle's searches, the one that found the most solutions (the first on a tie)
+      const most = new Map<number, number>();
       jobs.forEach((job, k) => {
         const at = k * words;
-        this.out[job.index] = kernel.outcome('suspended', h, at, at + solutionsAt, Math.min(2, h[at + found]), puzzles[job.index], ms);
+        const count = Math.min(2, h[at + found]);
+        if ((most.get(job.index) ?? -1) >= count) return;
+        most.set(job.index, count);
+        this.out[job.index] = kernel.outcome('suspended', h, at, at + solutionsAt, count, puzzles[job.index], ms, this.variantOf(job));
       });
     } finally {
       read.destroy();
@@ -252,10 +295,13 @@ export class RoundRun<O> {
 
   /** a dropped job leaves: its slot is freed */
   private leave(job: Job): boolean {
-    if (!this.dropped.has(job.index)) return false;
-    this.dropped.delete(job.index);
+    if (job.ended || !this.dropped.has(job.index)) return false;
     this.end(job);
     return true;
+  }
+
+  private variantOf(job: Job): number {
+    return (this.kernel.variants ?? [0])[job.member];
   }
 
   /** Its slot takes another job in the next round packed: the kernel runs rounds in order, and a new job starts

@@ -30,7 +30,7 @@ import {
   unpackCopy,
   type CopyLayout,
 } from './pack.ts';
-import { EMPTY, emptyFirst, FILLED, initialCells, type Level } from './reference.ts';
+import { EMPTY, emptyFirst, FILLED, initialCells, type BranchScore, type Level } from './reference.ts';
 import { cdclKernel, laneTakes, nonogramCdclPipeline, nonogramLanePipeline, probingKernel, solveNonogramCdcl, solveNonogramLanes, type CdclOutcome, type LaneOutcome } from './lane.ts';
 import { ANSWERS, raceRounds } from './rounds.ts';
 
@@ -80,6 +80,9 @@ export interface NonogramResult {
   level: Level;
   /** the search that answered (lanes kernels): 'probing' (lane.wgsl) or 'cdcl' (cdcl.wgsl) */
   search?: Search;
+  /** the probing search's branch score, when it answered: 'sum' when the second search a hard puzzle gets (lane.ts
+   * DEFAULT_SCORES) answered first */
+  branchScore?: BranchScore;
   /** the conflict-driven search's counters, when it answered */
   conflicts?: number;
   decisions?: number;
@@ -235,6 +238,7 @@ function laneResult(o: LaneOutcome, maxSolutions: number): NonogramResult {
     // stopped at its first solution, only line logic's is proven unique (a complete probe copy is a guess too)
     unique: status === 'solved' ? (maxSolutions >= 2 && !stopped) || o.level === 'line' : undefined,
     search: 'probing',
+    branchScore: o.branchScore,
     ms: o.ms,
   };
 }
