@@ -62,6 +62,8 @@ describe('cellsolve gen/solve nonogram', () => {
     expect(two.status).toBe(1);
     const t = JSON.parse(two.stdout);
     expect(t.status).toBe('multiple');
+    // the probing search answered, with the first branch score (a puzzle this small never gets a second search)
+    expect([t.search, t.branchScore]).toEqual(['probing', 'weaker']);
     expect([t.solution, t.solution2].sort()).toEqual(['0110', '1001']);
     // --max-solutions 1 (tournament rules): the first solution, not proven unique
     const first = cli(['solve', 'nonogram', '--json', '--max-solutions', '1', `${S}two-ways.json`]);
