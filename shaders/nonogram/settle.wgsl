@@ -243,6 +243,8 @@ fn settle(fil: Bits, emp: Bits, len: u32, clue: u32) -> Settled {
 
 var<private> gapR1: array<u32, 65>;
 var<private> endR1: array<u32, 64>;
+// per block, the starts where it fits on cells that can be filled (window1 of cf), for the left-to-right pass
+var<private> fitsL1: array<u32, 64>;
 
 fn prop1(t: u32, a: u32) -> u32 {
   let s = t & a;
@@ -301,7 +303,11 @@ fn settle1(fil: u32, emp: u32, len: u32, clue: u32) -> Settled1 {
   for (var i = 0u; i < k; i++) {
     let j = k - 1u - i;
     let n = clue_word(clue + 1u + j);
-    let fwd = r & window1(cfR, n) & (ceExtR >> n);
+    // one window per block serves both passes: a block fits from s on the reversed line iff it fits from
+    // len - n - s on the line, so the reversed window is rev1(fits) >> (n - 1)
+    let fits = window1(cf, n);
+    fitsL1[j] = fits;
+    let fwd = r & (reverseBits(fits) >> (32u - len + n - 1u)) & (ceExtR >> n);
     endR1[j] = rev1(fwd, len);
     g = prop1((fwd << n) & ceR, ceR);
     gapR1[j] = rev1(g, len);
@@ -315,7 +321,7 @@ fn settle1(fil: u32, emp: u32, len: u32, clue: u32) -> Settled1 {
   var ok = true;
   for (var j = 0u; j < k; j++) {
     let n = clue_word(clue + 1u + j);
-    let fwd = r & window1(cf, n) & (ceExt >> n);
+    let fwd = r & fitsL1[j] & (ceExt >> n);
     let starts = fwd & (endR1[j] >> (n - 1u));
     if (starts == 0u) {
       ok = false;
