@@ -42,7 +42,7 @@ export interface LaneOptions {
   maxSolutions?: number;
   /** invocations (each holds a stack of copies); SwiftShader runs 4 lanes per core at a time */
   lanes?: number;
-  /** probes one puzzle may run before it comes back `capped` */
+  /** probes each of a puzzle's searches may run; it comes back `capped` when all it got have */
   probeCap?: number;
   /** probes a search runs before it starts again with the other child order, twice as long each time (solveCpu's
    * restartAfter: default RESTART_AFTER; 0: never) */
@@ -140,7 +140,7 @@ export type CdclOutcome = Omit<CdclResult, 'status'> & {
   ms: number;
 };
 
-export interface CdclLaneOptions extends Omit<LaneOptions, 'probeCap' | 'restartAfter'> {
+export interface CdclLaneOptions extends Omit<LaneOptions, 'probeCap' | 'restartAfter' | 'scores' | 'joinAfter'> {
   /** conflicts one puzzle may take before it comes back `capped` */
   conflictCap?: number;
   /** words per slot for learned clauses (default CDCL_ARENA_WORDS) */

@@ -122,7 +122,7 @@ export interface NonogramSolveOptions {
   targetCopies?: number;
   /** search nodes per puzzle before giving up ('capped'; rounds solver) */
   maxNodes?: number;
-  /** probes per puzzle on the lanes kernel before it hands the puzzle to the rounds solver */
+  /** probes per search on the lanes kernel (a hard puzzle gets two) before it hands the puzzle to the rounds solver */
   maxProbes?: number;
   /** false: `full` on the rounds solver only (every probe copy a copy in a batch, the host deciding each round) */
   lanes?: boolean;
