@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseNonograms, pictureToPuzzle, type Nonogram } from '../src/puzzles/nonogram/codec.ts';
-import { lineSolve, solveCpu, verify } from '../src/puzzles/nonogram/reference.ts';
+import { lineSolve, solveCpu, verify, type BranchScore } from '../src/puzzles/nonogram/reference.ts';
 import { compileNonogramRules, gpuLineSolve, solveNonograms } from '../src/puzzles/nonogram/solver.ts';
 import { LANE_MAX_LINE, solveNonogramLanes } from '../src/puzzles/nonogram/lane.ts';
 import { skipGpu, withDevice } from './gpu.ts';
@@ -267,6 +267,24 @@ describe.skipIf(skipGpu)('nonogram lanes kernel (one puzzle per invocation) = so
         if (o.branchScore === 'sum') expect(o.probes, `#${201 + i}`).toBeLessThan(other);
         else expect(o.probes, `#${201 + i}`).toBeLessThanOrEqual(other + 5 * budget);
       });
+    });
+  });
+
+  it.runIf(existsSync(taai))('TAAI 2011 #209: a puzzle\'s two searches split its share of each round', async () => {
+    await withDevice(async (ctx) => {
+      const p = parseNonograms(readFileSync(taai), taai)[208].puzzle!;
+      const rounds = async (scores: BranchScore[]) => {
+        const stats = { dispatches: 0, readbacks: 0 };
+        const [o] = await solveNonogramLanes(ctx, [p], { maxSolutions: 1, lanes: 4, slots: 4, budget: 200, joinAfter: 2, scores }, stats);
+        return { o: o!, rounds: stats.dispatches };
+      };
+      const alone = await rounds(['weaker']);
+      const two = await rounds(['weaker', 'sum']);
+      // the first search answers (6,440 probes against the second's 6,976), at half its pace once the second joined
+      expect(two.o.branchScore).toBe('weaker');
+      expect(two.o.probes).toBe(alone.o.probes);
+      expect(alone.rounds).toBeLessThan(alone.o.probes / 200 + 4);
+      expect(two.rounds).toBeGreaterThan(1.7 * alone.rounds);
     });
   });
 

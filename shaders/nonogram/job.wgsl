@@ -1,7 +1,7 @@
 // The job side shared by the nonogram round kernels (lane.wgsl, cdcl.wgsl; host: src/puzzles/nonogram/rounds.ts):
 // a job's record in `input`, its slot of scratch, its results.
 //
-// input: one word per job, the offset of its record: [width | height << 8 | variant << 16, clue table offset, slot, resume (0 or
+// input: one word per job, the offset of its record: [width | height << 8 | variant << 16 | share << 24, clue table offset, slot, resume (0 or
 // 1), rows' filled bits (height words), rows' empty bits (height words)]; a clue table is packClues' (pack.ts).
 // results: RESULT_WORDS per job: RESULT_HEADER words (the status, then the kernel's seven counters), then two
 // solutions as rows' filled bits (MAX_LINES words each); a suspended job has its status and nothing else.
@@ -19,13 +19,16 @@ var<private> clues: u32;
 var<private> slotAt: u32;
 // which of the kernel's searches the job runs (lane.wgsl: the branch score; rounds.ts runs a second on hard puzzles)
 var<private> variant: u32;
+// the job's budget this round is the kernel's >> share (a puzzle's searches split its share of the round)
+var<private> share: u32;
 
 // Reads the job's record into width, height, clues and slotAt; returns the record's offset.
 fn open_job(job: u32) -> u32 {
   let rec = input[job];
   width = input[rec] & 0xffu;
   height = (input[rec] >> 8u) & 0xffu;
-  variant = input[rec] >> 16u;
+  variant = (input[rec] >> 16u) & 0xffu;
+  share = input[rec] >> 24u;
   clues = input[rec + 1u];
   slotAt = input[rec + 2u] * params.slotWords;
   if (input[rec + 3u] == 0u) { scratch[slotAt + SLOT_ENDED] = 0u; }

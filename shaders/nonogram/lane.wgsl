@@ -237,7 +237,7 @@ var<private> scanAny: bool;
 var<private> bestScore: i32;
 var<private> base: i32;
 var<private> branchCell: u32;
-// probes when this dispatch took up the job (each dispatch spends at most params.budget)
+// probes when this dispatch took up the job (each dispatch spends at most params.budget >> share)
 var<private> entryProbes: u32;
 
 // the node's probe set: bit c of word r = probe cell (r, c)
@@ -549,7 +549,7 @@ fn nono_lanes() {
     var cell = branchCell & 31u;
     if (!branching) {
       outcome = next_cell(curKnown);
-      if (outcome == NODE_NONE && probes - entryProbes >= params.budget) {
+      if (outcome == NODE_NONE && probes - entryProbes >= params.budget >> share) {
         // this dispatch's share is spent: the scan goes on at this cell in a later one
         outcome = NODE_SUSPENDED;
       }

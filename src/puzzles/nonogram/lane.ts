@@ -90,7 +90,8 @@ export async function probingKernel(ctx: GpuContext, puzzles: Nonogram[], opts: 
   // many jobs in flight, short rounds: a TAAI 1,000 batch on SwiftShader (first solutions, 82 s deadline, one round
   // at a time then) answered 594 puzzles with 256 lanes, 1,024 slots and 500 probes per round, 508 with 64, 128 and
   // 2,000 (fewer lanes idle at a round's end, and the easy puzzles of the whole batch are done in the first rounds)
-  const { lanes, slots, maxSolutions } = jobsInFlight(puzzles, opts, 256, 4);
+  const scores = opts.scores ?? DEFAULT_SCORES;
+  const { lanes, slots, maxSolutions } = jobsInFlight(puzzles, opts, 256, 4, scores.length);
   // every branch fixes at least one cell, so a stack of `cells` copies always suffices
   const maxCells = Math.max(1, ...puzzles.map((p) => p.width * p.height));
   const scratchLimit = Math.min(256 << 20, ctx.limits.maxStorageBufferBindingSize);
@@ -105,7 +106,7 @@ export async function probingKernel(ctx: GpuContext, puzzles: Nonogram[], opts: 
     slotWords,
     params: (count) => Uint32Array.from([count, depthCap, opts.probeCap ?? 0xffffffff, maxSolutions, budget, slotWords, opts.restartAfter ?? RESTART_AFTER, 0]),
     outcome: outcomeOf,
-    variants: (opts.scores ?? DEFAULT_SCORES).map((score) => BRANCH_SCORES.indexOf(score)),
+    variants: scores.map((score) => BRANCH_SCORES.indexOf(score)),
     joinAfter: opts.joinAfter ?? JOIN_AFTER,
     // slot header: the result header's counters from word 1, then stack depth and solutions (lane.wgsl)
     report: { words: 80, solutionsAt: 16, found: 9 },
@@ -122,10 +123,11 @@ export async function solveNonogramLanes(ctx: GpuContext, puzzles: Nonogram[], o
   return runRounds(ctx, puzzles, await probingKernel(ctx, puzzles, opts), opts, stats);
 }
 
-/** Invocations, jobs in flight (`slotsPerLane` per invocation) and solutions sought (the results hold two). */
-function jobsInFlight(puzzles: Nonogram[], opts: Pick<LaneOptions, 'lanes' | 'slots' | 'maxSolutions'>, lanesDefault: number, slotsPerLane: number) {
-  const lanes = laneCount(opts.lanes ?? lanesDefault, puzzles.length);
-  const slots = Math.max(1, Math.min(puzzles.length, opts.slots ?? slotsPerLane * lanes));
+/** Invocations, jobs in flight (`slotsPerLane` per invocation, no more than `searches` per puzzle) and solutions
+ * sought (the results hold two). */
+function jobsInFlight(puzzles: Nonogram[], opts: Pick<LaneOptions, 'lanes' | 'slots' | 'maxSolutions'>, lanesDefault: number, slotsPerLane: number, searches = 1) {
+  const lanes = laneCount(opts.lanes ?? lanesDefault, puzzles.length * searches);
+  const slots = Math.max(1, Math.min(puzzles.length * searches, opts.slots ?? slotsPerLane * lanes));
   return { lanes, slots, maxSolutions: Math.min(2, Math.max(1, opts.maxSolutions ?? 2)) };
 }
 

@@ -36,9 +36,10 @@ export interface RoundKernel<O> {
   /**
    * The searches (job.wgsl `variant`) a puzzle's jobs run, in the order they join it (default: [0] alone). The first
    * starts the puzzle; each next one starts beside the one before once that has run `joinAfter` rounds without an
-   * answer, and the first answer ends the others. Searches that differ only in a heuristic make trees of very
-   * different sizes on the same hard puzzle, so a second one bounds a puzzle's cost by about twice the cheaper's,
-   * while easy puzzles, done within `joinAfter` rounds, pay nothing for it.
+   * answer, the searches split the puzzle's share of each round (job.wgsl `share`), and the first answer ends the
+   * others. Searches that differ only in a heuristic make trees of very different sizes on the same hard puzzle, so
+   * a second one bounds a puzzle's cost by about twice the cheaper's, while easy puzzles, done within `joinAfter`
+   * rounds, pay nothing for it.
    */
   variants?: readonly number[];
   joinAfter?: number;
@@ -205,12 +206,17 @@ export class RoundRun<O> {
         this.active = this.active.filter((job) => !this.leave(job));
         const round = this.active.slice();
         queued.push(round);
+        // a puzzle's searches split its share of the round (each job's budget >> share): puzzles stay the unit the
+        // round shares out evenly, so a hard puzzle's second search does not slow the others
+        const searches = new Map<number, number>();
+        for (const job of round) searches.set(job.index, (searches.get(job.index) ?? 0) + 1);
         const words: number[] = new Array(round.length).fill(0);
         round.forEach((job, k) => {
           const p = puzzles[job.index];
           words[k] = words.length;
           const rec = words.length;
-          words.push(p.width | (p.height << 8) | (this.variantOf(job) << 16), 0, job.slot, job.resume ? 1 : 0);
+          const share = Math.ceil(Math.log2(searches.get(job.index)!));
+          words.push(p.width | (p.height << 8) | (this.variantOf(job) << 16) | (share << 24), 0, job.slot, job.resume ? 1 : 0);
           // the starting cells, for a new search and for one that starts again (lane.wgsl's restarts)
           const { filled, empty } = (this.startBits[job.index] ??= rowBits(p));
           words.push(...filled, ...empty);
