@@ -6,7 +6,8 @@
 //   puzzles (default 100; the later ones take it minutes each), the GPU again on the same ones. The set runs
 //   twice: to the first solution (tournament rules, as the anchors' solvers) and with uniqueness (2 solutions);
 //   each run stops after --timeout seconds (default 240; puzzles still open count as unsolved); --search names the
-//   lanes kernels' search for these passes (probing, the default; cdcl; race). Beside them, on 100 puzzles each
+//   lanes kernels' search for these passes (probing, the default; cdcl; race), --second-search off leaves out the
+//   second search hard puzzles get (the A/B for it). Beside them, on 100 puzzles each
 //   (first solutions, 40 s cap): lanes vs the rounds solver on #201-300, and the three searches on #401-500.
 // - stppc-20x20: STPPC Pattern 20x20 (100 puzzles, all line-solvable): puzzles/s.
 // - automaton: generations of the line automaton alone on STPPC 5x5..25x25, beside the thesis CA (4,489 for a
@@ -89,7 +90,9 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
   // `--search cdcl|race`: the whole-set passes with that search of the lanes kernels (default probing)
   const search = (o.search ?? 'probing') as Search;
   if (!SEARCHES.includes(search)) throw new Error(`--search takes ${SEARCHES.join(', ')}`);
-  const mode = lanes ? `lanes (one puzzle per invocation), --search ${search}` : 'multi-gen rounds';
+  // `--second-search off`: no second search for hard puzzles (the A/B for lane.ts DEFAULT_SCORES)
+  const secondSearch = o['second-search'] !== 'off';
+  const mode = lanes ? `lanes (one puzzle per invocation), --search ${search}${secondSearch ? '' : ', --second-search off'}` : 'multi-gen rounds';
 
   // --- TAAI 2011: 1,000 x 25x25 in one batch
   let taai: { puzzles: Nonogram[]; results: NonogramResult[]; expected: (string | undefined)[]; seconds: number } | undefined;
@@ -205,7 +208,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
       const stats = emptyStats();
       const cpu0 = process.cpuUsage();
       const t = performance.now();
-      const results = await solveNonograms(ctx, puzzles, { stats, timeoutMs, maxSolutions, lanes, search });
+      const results = await solveNonograms(ctx, puzzles, { stats, timeoutMs, maxSolutions, lanes, search, secondSearch });
       const seconds = (performance.now() - t) / 1000;
       const cpuUse = process.cpuUsage(cpu0);
       const tl = tally(puzzles, results, expected);

@@ -124,6 +124,8 @@ export interface NonogramSolveOptions {
   maxNodes?: number;
   /** probes per search on the lanes kernel (a hard puzzle gets two) before it hands the puzzle to the rounds solver */
   maxProbes?: number;
+  /** false: no second search for hard puzzles on the lanes kernel (lane.ts DEFAULT_SCORES; the bench's A/B) */
+  secondSearch?: boolean;
   /** false: `full` on the rounds solver only (every probe copy a copy in a batch, the host deciding each round) */
   lanes?: boolean;
   /**
@@ -187,13 +189,14 @@ export async function solveNonograms(ctx: GpuContext, puzzles: Nonogram[], opts:
   const laneStats = { dispatches: 0, readbacks: 0 };
   const lanePuzzles = onLanes.map((i) => puzzles[i]);
   const common = { maxSolutions, deadline, onChunk: (n: number) => { for (let k = 0; k < n; k++) opts.progress?.(++done, puzzles.length); } };
+  const probingOpts = { ...common, probeCap: opts.maxProbes, scores: opts.secondSearch === false ? (['weaker'] as const) : undefined };
   const search = opts.search ?? 'probing';
   let probing: (LaneOutcome | undefined)[] = [];
   let cdcl: (CdclOutcome | undefined)[] = [];
-  if (search === 'probing') probing = await solveNonogramLanes(ctx, lanePuzzles, { ...common, probeCap: opts.maxProbes }, laneStats);
+  if (search === 'probing') probing = await solveNonogramLanes(ctx, lanePuzzles, probingOpts, laneStats);
   else if (search === 'cdcl') cdcl = await solveNonogramCdcl(ctx, lanePuzzles, common, laneStats);
   else if (lanePuzzles.length) {
-    const raced = await raceRounds(ctx, lanePuzzles, await probingKernel(ctx, lanePuzzles, { ...common, probeCap: opts.maxProbes }), await cdclKernel(ctx, lanePuzzles, { ...common, ...RACE_CDCL }), { ...common, joinAfter: RACE_JOIN_AFTER }, laneStats);
+    const raced = await raceRounds(ctx, lanePuzzles, await probingKernel(ctx, lanePuzzles, probingOpts), await cdclKernel(ctx, lanePuzzles, { ...common, ...RACE_CDCL }), { ...common, joinAfter: RACE_JOIN_AFTER }, laneStats);
     probing = raced.first;
     cdcl = raced.second;
   }
