@@ -102,10 +102,9 @@ export class RoundRun<O> {
   private readonly free: number[];
   /** jobs not known to have ended */
   private active: Job[] = [];
-  /** puzzles answered, here or elsewhere: their jobs end at the next round */
+  /** puzzles with an outcome, here or elsewhere (a puzzle with several jobs has one once the first answers or the
+   * last ends): their other jobs leave before their results are looked at */
   private readonly dropped = new Set<number>();
-  /** puzzles with an outcome (a puzzle with several jobs has one once the first answers or the last ends) */
-  private readonly done = new Set<number>();
   private readonly started = new Set<number>();
   private msPerJob = 0;
   /** how long the last round took, from the readback before it (what the next one is expected to take) */
@@ -250,8 +249,7 @@ export class RoundRun<O> {
           this.end(job);
           // the puzzle's outcome: the first answer, or the last of its jobs to end without one (a cap)
           const answer = ANSWERS.has(status);
-          if (this.done.has(job.index) || (!answer && this.active.some((other) => other.index === job.index && !other.ended))) continue;
-          this.done.add(job.index);
+          if (!answer && this.active.some((other) => other.index === job.index && !other.ended)) continue;
           this.dropped.add(job.index);
           finished.push(job.index);
           const found = status === 'multiple' ? 2 : status === 'solved' ? 1 : 0;

@@ -31,7 +31,7 @@ import {
   type CopyLayout,
 } from './pack.ts';
 import { EMPTY, emptyFirst, FILLED, initialCells, type BranchScore, type Level } from './reference.ts';
-import { cdclKernel, laneTakes, nonogramCdclPipeline, nonogramLanePipeline, probingKernel, solveNonogramCdcl, solveNonogramLanes, type CdclOutcome, type LaneOutcome } from './lane.ts';
+import { cdclKernel, DEFAULT_SCORES, laneTakes, nonogramCdclPipeline, nonogramLanePipeline, probingKernel, solveNonogramCdcl, solveNonogramLanes, type CdclOutcome, type LaneOutcome } from './lane.ts';
 import { ANSWERS, raceRounds } from './rounds.ts';
 
 /** generations a multi-generation dispatch may run before the host looks (it stops earlier at a fixpoint) */
@@ -189,7 +189,7 @@ export async function solveNonograms(ctx: GpuContext, puzzles: Nonogram[], opts:
   const laneStats = { dispatches: 0, readbacks: 0 };
   const lanePuzzles = onLanes.map((i) => puzzles[i]);
   const common = { maxSolutions, deadline, onChunk: (n: number) => { for (let k = 0; k < n; k++) opts.progress?.(++done, puzzles.length); } };
-  const probingOpts = { ...common, probeCap: opts.maxProbes, scores: opts.secondSearch === false ? (['weaker'] as const) : undefined };
+  const probingOpts = { ...common, probeCap: opts.maxProbes, scores: opts.secondSearch === false ? DEFAULT_SCORES.slice(0, 1) : undefined };
   const search = opts.search ?? 'probing';
   let probing: (LaneOutcome | undefined)[] = [];
   let cdcl: (CdclOutcome | undefined)[] = [];
