@@ -461,8 +461,6 @@ fn nono_lanes() {
   var root = false;
   var newsRows = 0u;
   var newsCols = 0u;
-  // the news is a surviving probe copy got again: its settles are not counted (solveCpu takes the copy)
-  var survivor = false;
   var outcome = NODE_NONE;
   // the node is new: count it and start its scan (a resumed one goes on where it stood)
   var freshNode = false;
@@ -485,10 +483,7 @@ fn nono_lanes() {
 
     // line logic on the node
     if (root || (newsRows | newsCols) != 0u) {
-      let counted = settles;
       let ok = line_logic(CUR, false, newsRows, newsCols);
-      if (survivor) { settles = counted; }
-      survivor = false;
       newsRows = 0u;
       newsCols = 0u;
       curKnown = known(CUR);
@@ -608,13 +603,16 @@ fn nono_lanes() {
       continue;
     }
     if (!fillOk || !emptyOk) {
-      // the surviving copy holds: everything it decided is forced. Line logic on the node from the cell gets that
-      // copy again next turn: dearer where it happens than copying it, but a copy here is paid every turn
+      // the surviving copy holds: everything it decided is forced, and it is line logic's fixpoint, so it becomes
+      // the node (as in solveCpu). A loop, as in enter_child; line logic on the node from the cell, which got the
+      // same copy again, cost more (such probes settle the most lines)
       remember_known(CUR);
-      add_cells(CUR, true, r, select(0u, 1u << cell, fillOk), select(1u << cell, 0u, fillOk));
-      newsRows = 1u << r;
-      newsCols = 1u << cell;
-      survivor = true;
+      for (var x = 0u; x < STATE_WORDS; x++) { st[CUR][x] = select(st[EMPTY][x], st[FILL][x], fillOk); }
+      curKnown = select(emptyKnown, fillKnown, fillOk);
+      // news: earlier outcomes no longer hold; the cells near it are probed (again)
+      bestScore = -1;
+      base = i32(curKnown);
+      mark_lines(CUR);
       continue;
     }
     if (fillKnown == width * height) { add_solution(FILL); }
