@@ -219,6 +219,18 @@ describe.skipIf(skipGpu)('nonogram lanes kernel (one puzzle per invocation) = so
     });
   });
 
+  it.runIf(existsSync(taai))('slots are written before they are read: searches in a reused buffer full of garbage run as the CPU twin', async () => {
+    await withDevice(async (ctx) => {
+      // the spare the next run takes (the largest one kept), its first 8 MB garbage: the run's 12 slots need 4.8 MB
+      const spare = ctx.acquireScratch('test.garbage', 8 << 20, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC);
+      ctx.device.queue.writeBuffer(spare, 0, new Uint32Array(2 << 20).map((_, i) => Math.imul(i + 1, 2654435761) >>> 0));
+      ctx.releaseScratch(spare);
+      const all = parseNonograms(readFileSync(taai), taai).map((r) => r.puzzle!);
+      const ps = [...all.slice(0, 8), ...all.slice(200, 204)];
+      expectSteps(ps, await solveNonogramLanes(ctx, ps, { lanes: 8, slots: 12, budget: 300, scores: ['weaker'] }), 2);
+    });
+  });
+
   it.runIf(existsSync(taai))('TAAI 2011 #201-216, runs of 1,500 probes: searches start again with the other child order, both modes', async () => {
     await withDevice(async (ctx) => {
       const ps = parseNonograms(readFileSync(taai), taai).slice(200, 216).map((r) => r.puzzle!);

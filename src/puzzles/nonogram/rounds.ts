@@ -121,7 +121,9 @@ export class RoundRun<O> {
     this.clueTables = new Array(puzzles.length);
     this.startBits = new Array(puzzles.length);
     const slots = Math.max(1, kernel.slots);
-    this.scratch = ctx.device.createBuffer({ label: `${kernel.label}.slots`, size: 4 * slots * kernel.slotWords, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
+    // a slot is written before it is read (a new job's header by open_job, its stack by pushes), so a reused buffer
+    // does
+    this.scratch = ctx.acquireScratch(`${kernel.label}.slots`, 4 * slots * kernel.slotWords, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC);
     this.free = Array.from({ length: slots }, (_, k) => slots - 1 - k);
   }
 
@@ -294,7 +296,7 @@ export class RoundRun<O> {
   }
 
   destroy(): void {
-    this.scratch.destroy();
+    this.ctx.releaseScratch(this.scratch);
   }
 
   /** a dropped job leaves: its slot is freed */
