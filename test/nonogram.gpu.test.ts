@@ -7,6 +7,7 @@ import { parseNonograms, pictureToPuzzle, type Nonogram } from '../src/puzzles/n
 import { lineSolve, solveCpu, verify, type BranchScore } from '../src/puzzles/nonogram/reference.ts';
 import { compileNonogramRules, gpuLineSolve, solveNonograms } from '../src/puzzles/nonogram/solver.ts';
 import { LANE_MAX_LINE, solveNonogramLanes } from '../src/puzzles/nonogram/lane.ts';
+import type { RoundStats } from '../src/puzzles/nonogram/rounds.ts';
 import { skipGpu, withDevice } from './gpu.ts';
 import { randomPicture, rng } from './nonogram.helpers.ts';
 
@@ -216,6 +217,20 @@ describe.skipIf(skipGpu)('nonogram lanes kernel (one puzzle per invocation) = so
       // the round queued behind the one a job ended in skipped it, and its slot took a new job a round later
       expect(stats.gone).toBeGreaterThan(0);
       expect(seen).toContain('multiple/search');
+    });
+  });
+
+  it.runIf(existsSync(taai))('stacks of 2 copies at first: searches that need more wait at the branch while every slot gets a deeper stack, and run as the CPU twin', async () => {
+    await withDevice(async (ctx) => {
+      const all = parseNonograms(readFileSync(taai), taai).map((r) => r.puzzle!);
+      const ps = [...all.slice(0, 8), ...all.slice(200, 208)];
+      const stats: RoundStats = { dispatches: 0, readbacks: 0 };
+      const got = await solveNonogramLanes(ctx, ps, { lanes: 8, slots: 12, budget: 300, scores: ['weaker'], firstDepth: 2 }, stats);
+      expectSteps(ps, got, 2);
+      // stacks went 2, 4, 8, ... as deep as the deepest search (each deepening at most once per depth reached)
+      const deepest = Math.max(...got.map((o) => o!.depth));
+      expect(deepest).toBeGreaterThan(8);
+      expect(stats.deepened).toBe(Math.ceil(Math.log2(deepest / 2)));
     });
   });
 

@@ -9,6 +9,8 @@
 // before comes back STATUS_GONE (word SLOT_ENDED of its slot says so), with nothing else.
 const MAX_LINES: u32 = 32u;
 const STATUS_GONE: u32 = 7u;
+// suspended at a branch its slot's stack has no room for: it goes on once the host has made every slot deeper
+const STATUS_DEEPER: u32 = 8u;
 const SLOT_ENDED: u32 = 0u;
 const RESULT_HEADER: u32 = 8u;
 const RESULT_WORDS: u32 = 72u;  // RESULT_HEADER + 2 * MAX_LINES
@@ -47,7 +49,7 @@ fn job_gone(job: u32, rec: u32) -> bool {
 fn close_job(job: u32, counters: array<u32, 8>, solutionsAt: u32) {
   let resultAt = job * RESULT_WORDS;
   results[resultAt] = counters[0];
-  if (counters[0] == STATUS_SUSPENDED) {
+  if (counters[0] == STATUS_SUSPENDED || counters[0] == STATUS_DEEPER) {
     for (var x = 1u; x < RESULT_HEADER; x++) { scratch[slotAt + x] = counters[x]; }
     return;
   }

@@ -31,6 +31,9 @@ struct Params {
   // probes a search runs before it starts again from the puzzle with the other child order, twice as long each
   // time (solveCpu's restarts; 0: never)
   restartAfter: u32,
+  // 1: the host can give every slot a deeper stack, so a search that would branch past depthCap waits for it
+  // (STATUS_DEEPER, suspended at the branch) instead of ending STATUS_DEPTH
+  deeper: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -358,7 +361,7 @@ fn end_job() {
     status = select(select(STATUS_MULTIPLE, STATUS_SOLVED, solutions == 1u), STATUS_CONTRADICTION, solutions == 0u);
   }
   close_job(job, array<u32, 8>(status, probes, branches, settles, rootGenerations, level, nodes, deepest), SLOT_SOLUTIONS);
-  if (status == STATUS_SUSPENDED) {
+  if (status == STATUS_SUSPENDED || status == STATUS_DEEPER) {
     scratch[slotAt + 8u] = depth;
     scratch[slotAt + 9u] = solutions;
     scratch[slotAt + SLOT_RUN] = restarts;
@@ -369,9 +372,11 @@ fn end_job() {
 // After a node's probing ended: true if the job ends here (status set); otherwise the next node is in `cur` (the
 // newest waiting copy), or `branching` is set for the probe stage to make the branch cell's copies.
 fn node_ended(outcome: u32) -> bool {
-  if (outcome == NODE_SUSPENDED) {
-    // this dispatch's share is spent: the node and where its probing stood wait in the slot for the next one
-    status = STATUS_SUSPENDED;
+  // a branch past the stack's depth waits for a deeper one: resumed, the node's scan is over and it branches
+  let deeper = outcome == NODE_BRANCH && depth == params.depthCap && params.deeper != 0u && solutions < params.maxSolutions;
+  if (outcome == NODE_SUSPENDED || deeper) {
+    // this dispatch's share is spent (or the stack): the node and where its probing stood wait in the slot
+    status = select(STATUS_SUSPENDED, STATUS_DEEPER, deeper);
     for (var x = 0u; x < STATE_WORDS; x++) { scratch[slotAt + SLOT_NODE + x] = st[CUR][x]; }
     for (var r = 0u; r < MAX_LINES; r++) { scratch[slotAt + SLOT_NODE + STATE_WORDS + r] = open[r]; }
     scratch[slotAt + SLOT_SCAN] = select(0u, 1u, scanAny) | (scanRow << 1u) | (scanCol << 6u);

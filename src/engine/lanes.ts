@@ -34,6 +34,8 @@ export interface LaneChunk {
   resultWords: number;
   /** the jobs it holds, when the runner decides that at packing time (rounds of a search: see `LaneRun.jobs`) */
   jobs?: number;
+  /** the scratch buffer it binds, when the runner's changes between chunks (default: the run's) */
+  scratch?: GPUBuffer;
 }
 
 export interface LaneRun {
@@ -99,7 +101,7 @@ export async function runLanes(ctx: GpuContext, run: LaneRun): Promise<void> {
   const uniform = device.createBuffer({ label: `${run.label}.params`, size: Math.max(16, run.paramsBytes), usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   const submit = (first: number): Submitted => {
     const wanted = Math.min(run.chunk, run.jobs - first);
-    const { input: words, params, resultWords, jobs } = run.pack(first, wanted);
+    const { input: words, params, resultWords, jobs, scratch: chunkScratch } = run.pack(first, wanted);
     const count = jobs ?? wanted;
     const input = device.createBuffer({ label: `${run.label}.input`, size: Math.max(16, 4 * words.length), usage });
     const results = device.createBuffer({ label: `${run.label}.results`, size: Math.max(16, 4 * resultWords), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
@@ -110,7 +112,7 @@ export async function runLanes(ctx: GpuContext, run: LaneRun): Promise<void> {
     const bind = device.createBindGroup({
       label: `${run.label}.bind`,
       layout: run.pipeline.getBindGroupLayout(0),
-      entries: [uniform, input, results, scratch, work].map((buffer, binding) => ({ binding, resource: { buffer } })),
+      entries: [uniform, input, results, chunkScratch ?? scratch, work].map((buffer, binding) => ({ binding, resource: { buffer } })),
     });
     const enc = device.createCommandEncoder({ label: run.label });
     const pass = enc.beginComputePass();

@@ -59,6 +59,8 @@ export interface LaneOptions {
   scores?: readonly BranchScore[];
   /** rounds a puzzle's search runs without an answer before the next one starts beside it (default JOIN_AFTER) */
   joinAfter?: number;
+  /** waiting copies each slot's stack holds at first (default FIRST_DEPTH; it doubles as searches need) */
+  firstDepth?: number;
 }
 
 /**
@@ -72,6 +74,12 @@ export interface LaneOptions {
 export const DEFAULT_SCORES: readonly BranchScore[] = ['weaker', 'sum'];
 /** 40 rounds of 500 probes: 20,000 probes */
 export const JOIN_AFTER = 40;
+/**
+ * Waiting copies a slot's stack holds at first; it doubles when a search needs more. TAAI 2011, 240 s (uniqueness):
+ * the deepest stacks were 22 at the median, 178 at the 99th percentile, 214 at most. A full-depth stack (the cells)
+ * for every slot is 51 MB for 100 puzzles of 20x20, fresh memory that SwiftShader zero-fills a page fault at a time.
+ */
+export const FIRST_DEPTH = 32;
 
 export type LaneStats = RoundStats;
 
@@ -92,25 +100,33 @@ export async function probingKernel(ctx: GpuContext, puzzles: Nonogram[], opts: 
   // 2,000 (fewer lanes idle at a round's end, and the easy puzzles of the whole batch are done in the first rounds)
   const scores = opts.scores ?? DEFAULT_SCORES;
   const { lanes, slots, maxSolutions } = jobsInFlight(puzzles, opts, 256, 4, scores.length);
-  // every branch fixes at least one cell, so a stack of `cells` copies always suffices
+  // every branch fixes at least one cell, so a stack of `cells` copies always suffices; most searches stay far
+  // shallower, so the stacks start at FIRST_DEPTH and double when a search needs more (RoundKernel.deepen)
   const maxCells = Math.max(1, ...puzzles.map((p) => p.width * p.height));
   const scratchLimit = Math.min(256 << 20, ctx.limits.maxStorageBufferBindingSize);
-  const depthCap = Math.max(1, Math.min(maxCells, Math.floor((scratchLimit / 4 / slots - SLOT_STACK) / ENTRY_WORDS)));
-  const slotWords = SLOT_STACK + depthCap * ENTRY_WORDS;
+  const maxDepth = Math.max(1, Math.min(maxCells, Math.floor((scratchLimit / 4 / slots - SLOT_STACK) / ENTRY_WORDS)));
+  let depthCap = Math.min(maxDepth, opts.firstDepth ?? FIRST_DEPTH);
   const budget = opts.budget ?? 500;
-  return {
+  const kernel: RoundKernel<LaneOutcome> = {
     label: 'nonogram.lanes',
     pipeline: await nonogramLanePipeline(ctx),
     lanes,
     slots,
-    slotWords,
-    params: (count) => Uint32Array.from([count, depthCap, opts.probeCap ?? 0xffffffff, maxSolutions, budget, slotWords, opts.restartAfter ?? RESTART_AFTER, 0]),
+    slotWords: SLOT_STACK + depthCap * ENTRY_WORDS,
+    deepen: () => {
+      if (depthCap >= maxDepth) return false;
+      depthCap = Math.min(maxDepth, 2 * depthCap);
+      kernel.slotWords = SLOT_STACK + depthCap * ENTRY_WORDS;
+      return true;
+    },
+    params: (count) => Uint32Array.from([count, depthCap, opts.probeCap ?? 0xffffffff, maxSolutions, budget, kernel.slotWords, opts.restartAfter ?? RESTART_AFTER, depthCap < maxDepth ? 1 : 0]),
     outcome: outcomeOf,
     variants: scores.map((score) => BRANCH_SCORES.indexOf(score)),
     joinAfter: opts.joinAfter ?? JOIN_AFTER,
     // slot header: the result header's counters from word 1, then stack depth and solutions (lane.wgsl)
     report: { words: 80, solutionsAt: 16, found: 9 },
   };
+  return kernel;
 }
 
 /**
@@ -142,7 +158,7 @@ export type CdclOutcome = Omit<CdclResult, 'status'> & {
   ms: number;
 };
 
-export interface CdclLaneOptions extends Omit<LaneOptions, 'probeCap' | 'restartAfter' | 'scores' | 'joinAfter'> {
+export interface CdclLaneOptions extends Omit<LaneOptions, 'probeCap' | 'restartAfter' | 'scores' | 'joinAfter' | 'firstDepth'> {
   /** conflicts one puzzle may take before it comes back `capped` */
   conflictCap?: number;
   /** words per slot for learned clauses (default CDCL_ARENA_WORDS) */

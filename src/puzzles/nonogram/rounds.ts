@@ -20,8 +20,13 @@ const RESULT_HEADER = 8;
 export interface RoundKernel<O> {
   label: string;
   pipeline: GPUComputePipeline;
-  /** words per slot of scratch */
+  /** words per slot of scratch (deepen may change it) */
   slotWords: number;
+  /**
+   * Every slot gets a deeper stack (after a job came back STATUS_DEEPER: it waits at a branch its stack has no room
+   * for); slotWords and the params follow. False: already as deep as it goes.
+   */
+  deepen?(): boolean;
   /** the params words (uniform) for a round of `count` jobs */
   params(count: number): Uint32Array<ArrayBuffer>;
   /** an outcome from a header of counters at `at` (words 1-7) and `found` solutions of 32 rows at `solutionsAt`, of a
@@ -52,6 +57,8 @@ export interface RoundStats {
   gone?: number;
   /** jobs of a next search started beside a puzzle's first (RoundKernel.variants) */
   joined?: number;
+  /** times every slot got a deeper stack (RoundKernel.deepen) */
+  deepened?: number;
 }
 
 interface Job {
@@ -71,6 +78,8 @@ interface Job {
 
 /** the status a kernel gives a job whose search ended in an earlier round (shaders/nonogram/job.wgsl STATUS_GONE) */
 const STATUS_GONE = 7;
+/** job.wgsl STATUS_DEEPER: suspended at a branch, for a deeper stack */
+const STATUS_DEEPER = 8;
 
 /** What a loop of rounds does between them. */
 export interface RoundLoop {
@@ -98,7 +107,9 @@ export class RoundRun<O> {
   readonly out: (O | undefined)[];
   private readonly clueTables: (Uint32Array | undefined)[];
   private readonly startBits: ({ filled: number[]; empty: number[] } | undefined)[];
-  private readonly scratch: GPUBuffer;
+  private scratch: GPUBuffer;
+  /** a job of a round with the slots as they are now came back STATUS_DEEPER */
+  private deeperWanted = false;
   private readonly free: number[];
   /** jobs not known to have ended */
   private active: Job[] = [];
@@ -180,8 +191,8 @@ export class RoundRun<O> {
   /** Runs rounds of the jobs in flight, two at a time, until `loop.more()` says stop and the queued ones are read. */
   async run(loop: RoundLoop): Promise<void> {
     const { kernel, puzzles } = this;
-    // the job lists of the rounds in flight, oldest first
-    const queued: Job[][] = [];
+    // the job lists of the rounds in flight, oldest first, with the slots' words they ran with
+    const queued: { round: Job[]; slotWords: number }[] = [];
     let readAt = performance.now();
     await runLanes(this.ctx, {
       label: kernel.label,
@@ -197,16 +208,17 @@ export class RoundRun<O> {
       napBeforeReadback: 0.9,
       msPerJob: this.msPerJob,
       // a job that ended in the round before is skipped at once
-      liveJobs: () => queued[0].filter((job) => !job.ended).length,
+      liveJobs: () => queued[0].round.filter((job) => !job.ended).length,
       onTimed: (ms) => (this.msPerJob = ms),
       onDispatch: () => this.stats.dispatches++,
       onReadback: () => this.stats.readbacks++,
       pack: () => {
+        if (this.deeperWanted) this.deepen();
         loop.refill();
         this.joinHard();
         this.active = this.active.filter((job) => !this.leave(job));
         const round = this.active.slice();
-        queued.push(round);
+        queued.push({ round, slotWords: kernel.slotWords });
         // a puzzle's searches split its share of the round (each job's budget >> share): puzzles stay the unit the
         // round shares out evenly, so a hard puzzle's second search does not slow the others
         const searches = new Map<number, number>();
@@ -226,20 +238,26 @@ export class RoundRun<O> {
           for (const w of this.clueTables[job.index]!) words.push(w);
           job.resume = true;
         });
-        return { input: Uint32Array.from(words), params: kernel.params(round.length), resultWords: Math.max(1, round.length) * RESULT_WORDS, jobs: round.length };
+        return { input: Uint32Array.from(words), params: kernel.params(round.length), resultWords: Math.max(1, round.length) * RESULT_WORDS, jobs: round.length, scratch: this.scratch };
       },
       unpack: (_first, count, r) => {
         const now = performance.now();
         this.roundMs = now - readAt;
         readAt = now;
         const ms = now - this.t0;
-        const round = queued.shift()!;
+        const { round, slotWords } = queued.shift()!;
         const finished: number[] = [];
         for (let k = 0; k < count; k++) {
           const job = round[k];
           const at = k * RESULT_WORDS;
           if (r[at] === STATUS_GONE) this.stats.gone = (this.stats.gone ?? 0) + 1;
           if (job.ended) continue;
+          if (r[at] === STATUS_DEEPER) {
+            // the round queued behind this one ran with the same slots: its jobs waiting for depth do not ask again
+            if (slotWords === kernel.slotWords) this.deeperWanted = true;
+            if (!this.leave(job)) job.rounds++;
+            continue;
+          }
           if (r[at] === STATUS_GONE) throw new Error(`${kernel.label}: puzzle ${job.index}'s search ended unseen`);
           const status = LANE_STATUS[r[at]];
           if (!status) throw new Error(`${kernel.label}: puzzle ${job.index} came back without a status`);
@@ -297,6 +315,22 @@ export class RoundRun<O> {
 
   destroy(): void {
     this.ctx.releaseScratch(this.scratch);
+  }
+
+  /** Every slot a deeper stack: a bigger buffer, each slot copied to its new place after the rounds queued so far. */
+  private deepen(): void {
+    this.deeperWanted = false;
+    const { kernel, ctx } = this;
+    const before = kernel.slotWords;
+    if (!kernel.deepen?.()) return;
+    const slots = Math.max(1, kernel.slots);
+    const old = this.scratch;
+    this.scratch = ctx.acquireScratch(`${kernel.label}.slots`, 4 * slots * kernel.slotWords, old.usage);
+    const enc = ctx.device.createCommandEncoder({ label: `${kernel.label}.deepen` });
+    for (let k = 0; k < slots; k++) enc.copyBufferToBuffer(old, 4 * k * before, this.scratch, 4 * k * kernel.slotWords, 4 * before);
+    ctx.device.queue.submit([enc.finish()]);
+    ctx.releaseScratch(old);
+    this.stats.deepened = (this.stats.deepened ?? 0) + 1;
   }
 
   /** a dropped job leaves: its slot is freed */
