@@ -609,8 +609,8 @@ fn nono_lanes() {
     }
     if (!fillOk || !emptyOk) {
       // the surviving copy holds: everything it decided is forced, and it is line logic's fixpoint, so it becomes
-      // the node (as in solveCpu). A loop, as in enter_child; line logic on the node from the cell, which got the
-      // same copy again, cost more (such probes settle the most lines)
+      // the node as solveCpu takes it, by a loop as in enter_child (line logic on the node from the cell, which got
+      // the same copy again, ran as fast)
       remember_known(CUR);
       for (var x = 0u; x < STATE_WORDS; x++) { st[CUR][x] = select(st[EMPTY][x], st[FILL][x], fillOk); }
       curKnown = select(emptyKnown, fillKnown, fillOk);

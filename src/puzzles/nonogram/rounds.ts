@@ -132,8 +132,8 @@ export class RoundRun<O> {
     this.clueTables = new Array(puzzles.length);
     this.startBits = new Array(puzzles.length);
     const slots = Math.max(1, kernel.slots);
-    // a slot is written before it is read (a new job's header by open_job, its stack by pushes), so a reused buffer
-    // does
+    // a slot is written before it is read (a new job's header by open_job, its stack by pushes): a reused buffer
+    // serves as well as a new one
     this.scratch = ctx.acquireScratch(`${kernel.label}.slots`, 4 * slots * kernel.slotWords, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC);
     this.free = Array.from({ length: slots }, (_, k) => slots - 1 - k);
   }
