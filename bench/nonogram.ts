@@ -20,6 +20,7 @@ import { loadavg } from 'node:os';
 import type { GpuContext } from '../src/gpu/context.ts';
 import { parseNonograms, pictureToPuzzle, type Nonogram } from '../src/puzzles/nonogram/codec.ts';
 import { lineSolve, solveCpu, verify } from '../src/puzzles/nonogram/reference.ts';
+import { DEFAULT_SCORES } from '../src/puzzles/nonogram/lane.ts';
 import { compileNonogramRules, emptyStats, SEARCHES, solveNonograms, type NonogramResult, type Search } from '../src/puzzles/nonogram/solver.ts';
 import { BenchReport, type BenchArgs } from './_report.ts';
 
@@ -217,7 +218,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
       // answers by the anchors' times (each result's ms counts from the batch's start)
       const answeredBy = (sec: number) => results.filter((r) => r.status !== 'unsolved' && r.ms <= sec * 1000).length;
       // answered by the second search a hard puzzle gets (the other branch score, lane.ts DEFAULT_SCORES)
-      const bySecondSearch = results.filter((r) => r.status !== 'unsolved' && r.branchScore === 'sum').length;
+      const bySecondSearch = results.filter((r) => r.status !== 'unsolved' && r.branchScore === DEFAULT_SCORES[1]).length;
       if (maxSolutions === 2 && puzzles.length === all.puzzles.length) taai = { puzzles, results, expected, seconds };
       const hardest = results
         .map((r, i) => ({ puzzle: i + 1, status: r.status, ms: Math.round(r.ms), probes: r.probes, branches: r.branches }))

@@ -11,6 +11,11 @@ const MAX_LINES: u32 = 32u;
 const STATUS_GONE: u32 = 7u;
 // suspended at a branch its slot's stack has no room for: it goes on once the host has made every slot deeper
 const STATUS_DEEPER: u32 = 8u;
+
+// Does a job with this status go on in a later round, its search kept in its slot?
+fn goes_on(status: u32) -> bool {
+  return status == STATUS_SUSPENDED || status == STATUS_DEEPER;
+}
 const SLOT_ENDED: u32 = 0u;
 const RESULT_HEADER: u32 = 8u;
 const RESULT_WORDS: u32 = 72u;  // RESULT_HEADER + 2 * MAX_LINES
@@ -49,7 +54,7 @@ fn job_gone(job: u32, rec: u32) -> bool {
 fn close_job(job: u32, counters: array<u32, 8>, solutionsAt: u32) {
   let resultAt = job * RESULT_WORDS;
   results[resultAt] = counters[0];
-  if (counters[0] == STATUS_SUSPENDED || counters[0] == STATUS_DEEPER) {
+  if (goes_on(counters[0])) {
     for (var x = 1u; x < RESULT_HEADER; x++) { scratch[slotAt + x] = counters[x]; }
     return;
   }

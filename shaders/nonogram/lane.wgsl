@@ -361,7 +361,7 @@ fn end_job() {
     status = select(select(STATUS_MULTIPLE, STATUS_SOLVED, solutions == 1u), STATUS_CONTRADICTION, solutions == 0u);
   }
   close_job(job, array<u32, 8>(status, probes, branches, settles, rootGenerations, level, nodes, deepest), SLOT_SOLUTIONS);
-  if (status == STATUS_SUSPENDED || status == STATUS_DEEPER) {
+  if (goes_on(status)) {
     scratch[slotAt + 8u] = depth;
     scratch[slotAt + 9u] = solutions;
     scratch[slotAt + SLOT_RUN] = restarts;

@@ -158,12 +158,20 @@ export class GpuContext {
     return this.device.createBuffer({ label, size: bytes, usage });
   }
 
-  /** Keeps a buffer from acquireScratch for the next caller: the largest spare of each usage, the others go. */
+  /** Keeps a buffer from acquireScratch for the next caller: one spare per usage, the larger. */
   releaseScratch(buffer: GPUBuffer): void {
-    const same = this.spareScratch.filter((b) => b.usage === buffer.usage);
-    const keep = [buffer, ...same].reduce((a, b) => (b.size > a.size ? b : a));
-    for (const b of [buffer, ...same]) if (b !== keep) b.destroy();
-    this.spareScratch.splice(0, this.spareScratch.length, ...this.spareScratch.filter((b) => b.usage !== buffer.usage), keep);
+    const at = this.spareScratch.findIndex((b) => b.usage === buffer.usage);
+    if (at < 0) {
+      this.spareScratch.push(buffer);
+      return;
+    }
+    const spare = this.spareScratch[at];
+    if (spare.size >= buffer.size) {
+      buffer.destroy();
+      return;
+    }
+    spare.destroy();
+    this.spareScratch[at] = buffer;
   }
 
   /** A compute pipeline, cached by files, entry point, constants and layout. */

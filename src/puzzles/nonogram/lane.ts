@@ -106,17 +106,18 @@ export async function probingKernel(ctx: GpuContext, puzzles: Nonogram[], opts: 
   const scratchLimit = Math.min(256 << 20, ctx.limits.maxStorageBufferBindingSize);
   const maxDepth = Math.max(1, Math.min(maxCells, Math.floor((scratchLimit / 4 / slots - SLOT_STACK) / ENTRY_WORDS)));
   let depthCap = Math.min(maxDepth, opts.firstDepth ?? FIRST_DEPTH);
+  const slotWordsFor = (depth: number) => SLOT_STACK + depth * ENTRY_WORDS;
   const budget = opts.budget ?? 500;
   const kernel: RoundKernel<LaneOutcome> = {
     label: 'nonogram.lanes',
     pipeline: await nonogramLanePipeline(ctx),
     lanes,
     slots,
-    slotWords: SLOT_STACK + depthCap * ENTRY_WORDS,
+    slotWords: slotWordsFor(depthCap),
     deepen: () => {
       if (depthCap >= maxDepth) return false;
       depthCap = Math.min(maxDepth, 2 * depthCap);
-      kernel.slotWords = SLOT_STACK + depthCap * ENTRY_WORDS;
+      kernel.slotWords = slotWordsFor(depthCap);
       return true;
     },
     params: (count) => Uint32Array.from([count, depthCap, opts.probeCap ?? 0xffffffff, maxSolutions, budget, kernel.slotWords, opts.restartAfter ?? RESTART_AFTER, depthCap < maxDepth ? 1 : 0]),

@@ -107,6 +107,7 @@ export class RoundRun<O> {
   readonly out: (O | undefined)[];
   private readonly clueTables: (Uint32Array | undefined)[];
   private readonly startBits: ({ filled: number[]; empty: number[] } | undefined)[];
+  private readonly slots: number;
   private scratch: GPUBuffer;
   /** a job of a round with the slots as they are now came back STATUS_DEEPER */
   private deeperWanted = false;
@@ -131,11 +132,9 @@ export class RoundRun<O> {
     this.out = new Array(puzzles.length);
     this.clueTables = new Array(puzzles.length);
     this.startBits = new Array(puzzles.length);
-    const slots = Math.max(1, kernel.slots);
-    // a slot is written before it is read (a new job's header by open_job, its stack by pushes): a reused buffer
-    // serves as well as a new one
-    this.scratch = ctx.acquireScratch(`${kernel.label}.slots`, 4 * slots * kernel.slotWords, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC);
-    this.free = Array.from({ length: slots }, (_, k) => slots - 1 - k);
+    this.slots = Math.max(1, kernel.slots);
+    this.scratch = this.slotsBuffer();
+    this.free = Array.from({ length: this.slots }, (_, k) => this.slots - 1 - k);
   }
 
   /** a slot is free for a new job */
@@ -252,14 +251,11 @@ export class RoundRun<O> {
           const at = k * RESULT_WORDS;
           if (r[at] === STATUS_GONE) this.stats.gone = (this.stats.gone ?? 0) + 1;
           if (job.ended) continue;
-          if (r[at] === STATUS_DEEPER) {
-            // the round queued behind this one ran with the same slots: its jobs waiting for depth do not ask again
-            if (slotWords === kernel.slotWords) this.deeperWanted = true;
-            if (!this.leave(job)) job.rounds++;
-            continue;
-          }
           if (r[at] === STATUS_GONE) throw new Error(`${kernel.label}: puzzle ${job.index}'s search ended unseen`);
-          const status = LANE_STATUS[r[at]];
+          // a job waiting for a deeper stack is suspended; the round queued behind this one ran with the same slots,
+          // so its jobs waiting for depth do not ask again
+          if (r[at] === STATUS_DEEPER && slotWords === kernel.slotWords) this.deeperWanted = true;
+          const status = r[at] === STATUS_DEEPER ? 'suspended' : LANE_STATUS[r[at]];
           if (!status) throw new Error(`${kernel.label}: puzzle ${job.index} came back without a status`);
           if (this.leave(job)) continue;
           if (status === 'suspended') {
@@ -323,14 +319,20 @@ export class RoundRun<O> {
     const { kernel, ctx } = this;
     const before = kernel.slotWords;
     if (!kernel.deepen?.()) return;
-    const slots = Math.max(1, kernel.slots);
     const old = this.scratch;
-    this.scratch = ctx.acquireScratch(`${kernel.label}.slots`, 4 * slots * kernel.slotWords, old.usage);
+    this.scratch = this.slotsBuffer();
     const enc = ctx.device.createCommandEncoder({ label: `${kernel.label}.deepen` });
-    for (let k = 0; k < slots; k++) enc.copyBufferToBuffer(old, 4 * k * before, this.scratch, 4 * k * kernel.slotWords, 4 * before);
+    for (let k = 0; k < this.slots; k++) enc.copyBufferToBuffer(old, 4 * k * before, this.scratch, 4 * k * kernel.slotWords, 4 * before);
     ctx.device.queue.submit([enc.finish()]);
     ctx.releaseScratch(old);
     this.stats.deepened = (this.stats.deepened ?? 0) + 1;
+  }
+
+  /** A buffer for every slot as the kernel lays them out now. A slot is written before it is read (a new job's header
+   * by open_job, its stack by pushes), so a reused buffer serves as well as a new one. */
+  private slotsBuffer(): GPUBuffer {
+    const { kernel } = this;
+    return this.ctx.acquireScratch(`${kernel.label}.slots`, 4 * this.slots * kernel.slotWords, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC);
   }
 
   /** a dropped job leaves: its slot is freed */
