@@ -10,7 +10,7 @@ import { checkSolution } from '../src/puzzles/binary/reference.ts';
 import { BinarySearch, countSolutions, gradeCpu } from '../src/puzzles/binary/search.ts';
 import type { SolveResult } from '../src/puzzles/types.ts';
 import { sgt, sgtFiles } from './binary.helpers.ts';
-import { skipGpu, withDevice } from './gpu.ts';
+import { garbageSpare, skipGpu, withDevice } from './gpu.ts';
 
 /** the CPU's verdict on a puzzle: status, the unique solution, the level */
 function expectLikeCpu(p: BinaryPuzzle, r: SolveResult, what: string) {
@@ -67,6 +67,8 @@ describe.skipIf(skipGpu)('binary full solver in lanes', () => {
     // larger than a lane holds: the batch path
     puzzles.push(generatePuzzle(34, 4, 2, false, random).puzzle);
     await withDevice(async (ctx) => {
+      // the stacks' buffer is a reused one: garbage in it must change nothing
+      garbageSpare(ctx, 8 << 20);
       const { results, stats } = await solveFullLanes(ctx, puzzles);
       puzzles.forEach((p, i) => expectLikeCpu(p, results[i], `#${i} ${p.width}x${p.height}`));
       expect(stats.laneDispatches).toBeGreaterThan(0);

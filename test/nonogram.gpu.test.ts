@@ -8,7 +8,7 @@ import { lineSolve, solveCpu, verify, type BranchScore } from '../src/puzzles/no
 import { compileNonogramRules, gpuLineSolve, solveNonograms } from '../src/puzzles/nonogram/solver.ts';
 import { LANE_MAX_LINE, solveNonogramLanes } from '../src/puzzles/nonogram/lane.ts';
 import type { RoundStats } from '../src/puzzles/nonogram/rounds.ts';
-import { skipGpu, withDevice } from './gpu.ts';
+import { garbageSpare, skipGpu, withDevice } from './gpu.ts';
 import { randomPicture, rng } from './nonogram.helpers.ts';
 
 const sizes: [number, number][] = [
@@ -237,9 +237,7 @@ describe.skipIf(skipGpu)('nonogram lanes kernel (one puzzle per invocation) = so
   it.runIf(existsSync(taai))('slots are written before they are read: searches in a reused buffer full of garbage run as the CPU twin', async () => {
     await withDevice(async (ctx) => {
       // the spare the next run takes (the largest one kept), its first 8 MB garbage: the run's 12 slots need 4.8 MB
-      const spare = ctx.acquireScratch('test.garbage', 8 << 20, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC);
-      ctx.device.queue.writeBuffer(spare, 0, new Uint32Array(2 << 20).map((_, i) => Math.imul(i + 1, 2654435761) >>> 0));
-      ctx.releaseScratch(spare);
+      garbageSpare(ctx, 8 << 20);
       const all = parseNonograms(readFileSync(taai), taai).map((r) => r.puzzle!);
       const ps = [...all.slice(0, 8), ...all.slice(200, 204)];
       expectSteps(ps, await solveNonogramLanes(ctx, ps, { lanes: 8, slots: 12, budget: 300, scores: ['weaker'] }), 2);

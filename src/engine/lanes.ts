@@ -11,6 +11,10 @@
 // 1 input (read), 2 results (read_write), 3 scratch (read_write, per-invocation stacks), 4 work (the job counter).
 import type { GpuContext } from '../gpu/context.ts';
 
+/** Usage of every lanes kernel's scratch, so that the context's one spare serves them all (COPY_SRC: a search's
+ * slots are copied when its stacks deepen). A function: in Node, GPUBufferUsage exists once a context is made. */
+export const scratchUsage = (): GPUBufferUsageFlags => GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
+
 /** Invocations per workgroup of a lanes kernel: SwiftShader runs 4 lanes in lockstep, so 4 lose none to a tail. */
 export const LANE_WORKGROUP_SIZE = 4;
 
@@ -44,7 +48,8 @@ export interface LaneRun {
   pipeline: GPUComputePipeline;
   /** invocations per dispatch (rounded up to whole workgroups, at most one per job) */
   lanes: number;
-  /** bytes of the scratch buffer (all invocations' stacks) */
+  /** bytes of the scratch buffer (all invocations' stacks). The kernel must write scratch before it reads it: the
+   * buffer is the context's spare (`GpuContext.acquireScratch`), holding whatever an earlier run left. */
   scratchBytes: number;
   /** a scratch buffer of the caller's that outlives the run (searches suspended in it go on in the next run) */
   scratch?: GPUBuffer;
@@ -96,7 +101,8 @@ export async function runLanes(ctx: GpuContext, run: LaneRun): Promise<void> {
   if (run.jobs === 0) return;
   const device = ctx.device;
   const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
-  const scratch = run.scratch ?? device.createBuffer({ label: `${run.label}.scratch`, size: Math.max(16, run.scratchBytes), usage });
+  // a new buffer on SwiftShader is zero-filled a page fault at a time (64 MB for sudoku's stacks): reuse a spare
+  const scratch = run.scratch ?? ctx.acquireScratch(`${run.label}.scratch`, Math.max(16, run.scratchBytes), scratchUsage());
   const work = device.createBuffer({ label: `${run.label}.work`, size: 16, usage });
   const uniform = device.createBuffer({ label: `${run.label}.params`, size: Math.max(16, run.paramsBytes), usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   const submit = (first: number): Submitted => {
@@ -156,7 +162,7 @@ export async function runLanes(ctx: GpuContext, run: LaneRun): Promise<void> {
     }
   } finally {
     for (const sub of pending) for (const b of sub.buffers) b.destroy();
-    if (!run.scratch) scratch.destroy();
+    if (!run.scratch) ctx.releaseScratch(scratch);
     work.destroy();
     uniform.destroy();
   }

@@ -3,7 +3,7 @@
 // puzzles; `raceRounds` runs two at once on the same puzzles, the second joining only the puzzles the first finds
 // hard, and whichever answers a puzzle first ends the other's job on it. Within one kernel, a hard puzzle may get a
 // job per variant of its search the same way (RoundKernel.variants).
-import { LANE_STATUS, runLanes, type LaneStatus } from '../../engine/lanes.ts';
+import { LANE_STATUS, runLanes, scratchUsage, type LaneStatus } from '../../engine/lanes.ts';
 import type { GpuContext } from '../../gpu/context.ts';
 import type { Nonogram } from './codec.ts';
 import { packClues } from './pack.ts';
@@ -332,7 +332,7 @@ export class RoundRun<O> {
    * by open_job, its stack by pushes), so a reused buffer serves as well as a new one. */
   private slotsBuffer(): GPUBuffer {
     const { kernel } = this;
-    return this.ctx.acquireScratch(`${kernel.label}.slots`, 4 * this.slots * kernel.slotWords, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC);
+    return this.ctx.acquireScratch(`${kernel.label}.slots`, 4 * this.slots * kernel.slotWords, scratchUsage());
   }
 
   /** a dropped job leaves: its slot is freed */
