@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../src/cli/args.ts';
+import { flagsOf } from '../src/cli/options.ts';
+import { kinds } from '../src/puzzles/registry.ts';
 import { skipGpu } from './gpu.ts';
 
 const cli = (args: string[], input?: string) =>
@@ -15,9 +17,40 @@ describe('cellsolve command line', () => {
     }
   });
 
+  it('an option the command does not take, or a value outside its choices: exit 2 before anything compiles', () => {
+    const typo = cli(['solve', 'nonogram', '--serch', 'cdcl', 'x.non']);
+    expect(typo.status).toBe(2);
+    expect(typo.stderr).toContain('no option --serch (did you mean --search?');
+    const choice = cli(['solve', 'nonogram', '--search', 'cdc', 'x.non']);
+    expect(choice.status).toBe(2);
+    expect(choice.stderr).toContain("--search takes probing, cdcl, race (got 'cdc')");
+    expect(choice.stderr).not.toContain('pipelines ready');
+    for (const args of [['gen', 'maze', '--loop', '3'], ['life', 'x.rle', '--tours'], ['info', '--adapter', 'cpu'], ['solve', 'sudoku', '--method', 'ilca', '--preset', 'nope', '-']]) {
+      const r = cli(args, '4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n');
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(/^cellsolve: .*--(loop|tours|adapter|preset)/m);
+    }
+  });
+
+  it('--help after a command lists its options, a kind\'s own included, and exits 0', () => {
+    for (const kind of kinds) {
+      const r = cli(['solve', kind.name, '--help']);
+      expect(r.status, kind.name).toBe(0);
+      expect(r.stdout).toContain(`--method ${kind.methods.join('|')}`);
+      for (const o of kind.solveOptions) expect(r.stdout, `${kind.name} --${o.name}`).toContain(`--${o.name}`);
+      if (kind.generate) {
+        const g = cli(['gen', kind.name, '--help']);
+        expect(g.status).toBe(0);
+        for (const o of kind.genOptions ?? []) expect(g.stdout, `gen ${kind.name} --${o.name}`).toContain(`--${o.name}`);
+      }
+    }
+    expect(cli(['solve', '--help']).stdout).toContain('cellsolve solve KIND');
+  });
+
   it('flags take no value, so a file after one stays a file; --name=value still sets one', () => {
-    expect(parseArgs(['--diagonal', 'x.txt', '--json'])).toEqual({ positional: ['x.txt'], options: { diagonal: true, json: true } });
-    expect(parseArgs(['--diagonal=false', '--method', 'ca', 'y'])).toEqual({ positional: ['y'], options: { diagonal: 'false', method: 'ca' } });
+    const flags = flagsOf(['solve', 'sudoku']);
+    expect(parseArgs(['--diagonal', 'x.txt', '--json'], flags)).toEqual({ positional: ['x.txt'], options: { diagonal: true, json: true } });
+    expect(parseArgs(['--diagonal=false', '--method', 'ca', 'y'], flags)).toEqual({ positional: ['y'], options: { diagonal: 'false', method: 'ca' } });
   });
 
   it('a bad pattern names line and column, exit 2', () => {

@@ -1,16 +1,14 @@
 // Command-line arguments: `--name value`, `--flag`, `--name=value`, positionals. Flags that take no value are
-// listed, so `--json FILE` keeps FILE positional.
+// named by the caller (the command's option specs, options.ts `flagsOf`), so `--json FILE` keeps FILE positional.
 
 export class UsageError extends Error {}
-
-const FLAGS = new Set(['json', 'quick', 'help', 'torus', 'unique', 'verbose', 'cpu', 'diagonal']);
 
 export interface Args {
   positional: string[];
   options: Record<string, string | boolean>;
 }
 
-export function parseArgs(argv: string[]): Args {
+export function parseArgs(argv: string[], flags: ReadonlySet<string>): Args {
   const positional: string[] = [];
   const options: Record<string, string | boolean> = {};
   for (let i = 0; i < argv.length; i++) {
@@ -26,7 +24,7 @@ export function parseArgs(argv: string[]): Args {
     const eq = a.indexOf('=');
     const name = a.replace(/^--?/, '').slice(0, eq > 0 ? eq - a.search(/[^-]/) : undefined);
     if (eq > 0) options[name] = a.slice(eq + 1);
-    else if (FLAGS.has(name)) options[name] = true;
+    else if (flags.has(name)) options[name] = true;
     else {
       const v = argv[i + 1];
       if (v === undefined || (v.startsWith('--') && v.length > 2)) throw new UsageError(`option --${name} needs a value`);

@@ -7,6 +7,7 @@ import { runLife } from '../life/rule.ts';
 import { intOption, parseArgs, sizeOption, UsageError, type Args } from './args.ts';
 import { benchCommand } from './bench.ts';
 import { demoCommand } from './demo.ts';
+import { checkOptions, commandOptions, flagsOf, helpText } from './options.ts';
 import { EXIT, kindOrUsage, solveCommand } from './solve.ts';
 
 const HELP = `cellsolve: solve grid puzzles with cellular automata on the GPU (WebGPU)
@@ -17,6 +18,8 @@ const HELP = `cellsolve: solve grid puzzles with cellular automata on the GPU (W
   cellsolve bench [NAME] [--json] [--quick]
   cellsolve life FILE [--generations N] [--torus] [--mode one-gen|multi-gen] [--out FILE]
   cellsolve demo            the bundled default workload (what npm start runs)
+
+  cellsolve COMMAND [KIND] --help   the command's options, a kind's own included
 
 Exit codes: 0 all solved, 1 some multiple/unsolved/contradiction, 2 usage or bad input, 3 internal error.`;
 
@@ -88,7 +91,19 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(HELP + '\n');
     return command ? EXIT.ok : EXIT.usage;
   }
-  const args = parseArgs(rest);
+  const args = parseArgs(rest, flagsOf(argv));
+  const perKind = command === 'solve' || command === 'gen';
+  if (perKind && args.options.help && !args.positional[0]) {
+    process.stdout.write(HELP + '\n');
+    return EXIT.ok;
+  }
+  const kind = perKind ? kindOrUsage(args.positional[0]) : undefined;
+  const spec = commandOptions(command, kind);
+  if (spec && args.options.help) {
+    process.stdout.write(helpText(spec));
+    return EXIT.ok;
+  }
+  if (spec) checkOptions(args, spec, kind ? `${command} ${kind.name}` : command);
   let context: Promise<GpuContext> | null = null;
   const ctx = () => (context ??= nodeContext(adapterChoice(args)));
   switch (command) {

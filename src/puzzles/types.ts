@@ -56,11 +56,25 @@ export interface GenerateOptions {
   readFile(path: string): Uint8Array;
 }
 
+/** A command-line option: `--help` lists it, and an option no spec names is a usage error (a typo is not ignored). */
+export interface OptionSpec {
+  name: string;
+  /** what its value is, for the help (`N`, `FILE`); none: a flag, which takes no value */
+  value?: string;
+  /** the only values it takes, checked before anything is compiled or read */
+  choices?: readonly string[];
+  help: string;
+}
+
 export interface PuzzleKind<P = unknown> {
   /** the CLI name: `cellsolve solve <name>` */
   name: string;
   methods: string[];
   defaultMethod: string;
+  /** the kind's own options of `solve` (beside CLI.md's common ones) */
+  solveOptions: OptionSpec[];
+  /** the kind's own options of `gen` (beside --size, --seed, --count, --out) */
+  genOptions?: OptionSpec[];
   /** Reads every puzzle in one input. Bytes for binary formats (PNG); never throws for bad records. */
   parse(input: Uint8Array, file: string, options: Record<string, string | boolean>): PuzzleRecord<P>[];
   /** Compiles (or takes from the cache) the pipelines `solve` will run on these puzzles, so that the host times

@@ -69,6 +69,18 @@ export const binary: PuzzleKind<BinaryPuzzle> = {
   name: 'binary',
   methods: ['full', 'ca', 'thesis'],
   defaultMethod: 'full',
+  solveOptions: [
+    { name: 'rules', value: 'R', choices: ['takuzu', 'binairo', 'all', 'unruly'], help: 'takuzu/binairo/all: all three rules; unruly: equal lines allowed (default: what the input says, else all)' },
+    { name: 'format', value: 'F', choices: ['grid', 'gameid', 'tsv'], help: 'read the input as this format (default: from the extension and content)' },
+    { name: 'probe-cells', value: 'N', help: 'full: cells probed per round and puzzle' },
+    { name: 'lanes', value: 'L', choices: ['on', 'off'], help: 'full: one puzzle per GPU invocation (on, default) or the batch path (off)' },
+  ],
+  genOptions: [
+    { name: 'level', value: 'L', choices: ['1', '2', '3', '4'], help: 'exactly this level (thesis 4.3; default 2)' },
+    { name: 'clues', value: 'N', help: 'stop removing clues at N left' },
+    { name: 'rules', value: 'R', choices: ['takuzu', 'binairo', 'all', 'unruly'], help: 'unruly: equal lines allowed (default: all three rules)' },
+    { name: 'format', value: 'F', choices: ['grid', 'gameid'], help: 'output format (default grid)' },
+  ],
   parse: (input, file, options) => usage(() => parseBinary(input, file, options)),
   prepare,
   solve,

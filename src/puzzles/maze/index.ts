@@ -135,6 +135,11 @@ export const mazeKind: PuzzleKind<Maze> = {
   name: 'maze',
   methods: ['auto', 'deadend', 'wavefront', 'walker'],
   defaultMethod: 'auto',
+  solveOptions: [{ name: 'mode', value: 'M', choices: ['one-gen', 'multi-gen'], help: 'one generation per dispatch, or several (default: by maze size)' }],
+  genOptions: [
+    { name: 'loops', value: 'N', help: 'walls knocked out after the perfect maze, making N loops (default 0)' },
+    { name: 'algorithm', value: 'A', choices: ['dfs', 'kruskal'], help: 'the perfect maze: depth-first (long corridors, default) or Kruskal (many short dead ends)' },
+  ],
   prepare: (ctx, _puzzles, opts) => Batch.compile(ctx, rulesFor(opts.method)),
 
   parse(input: Uint8Array, file: string): PuzzleRecord<Maze>[] {

@@ -1,10 +1,9 @@
 // Nonograms as a puzzle kind: formats (codec.ts), methods `full` (default: the line automaton, then probing and
 // search on the GPU, uniqueness proven), `line` (the automaton alone) and `cpu` (the CPU reference solver), and the
 // generator (generate.ts).
-import { UsageError } from '../../cli/args.ts';
 import type { GpuContext } from '../../gpu/context.ts';
 import type { PuzzleKind, PuzzleRecord, SolveOptions, SolveResult } from '../types.ts';
-import { formatGrid, formatNon, formatTournamentSolution, parseNonograms, solutionPng, type Nonogram } from './codec.ts';
+import { FORMS, formatGrid, formatNon, formatTournamentSolution, parseNonograms, solutionPng, type Nonogram } from './codec.ts';
 import { generateCommand } from './generate.ts';
 import { lineSolve, solveCpu, verify } from './reference.ts';
 import { gpuLimitError } from './pack.ts';
@@ -20,25 +19,10 @@ function toResult(r: NonogramResult): SolveResult {
   return { status: r.status, generations: r.generations, solution: r.solution, solution2: r.solution2, reason: r.reason, extra, ms: r.ms };
 }
 
-function maxSolutionsOption(options: Record<string, string | boolean>): number {
-  const v = options['max-solutions'];
-  if (v === undefined) return 2;
-  if (v !== '1' && v !== '2') throw new UsageError(`--max-solutions takes 1 (the first solution) or 2 (uniqueness; the default), got '${v}'`);
-  return Number(v);
-}
-
-function lanesOption(options: Record<string, string | boolean>): boolean {
-  const v = options.lanes;
-  if (v === undefined || v === 'on') return true;
-  if (v === 'off') return false;
-  throw new UsageError(`--lanes takes on (the default: one puzzle per GPU invocation) or off (the rounds solver), got '${v}'`);
-}
-
-function searchOption(options: Record<string, string | boolean>): Search {
-  const v = options.search ?? 'probing';
-  if (typeof v !== 'string' || !SEARCHES.includes(v as Search)) throw new UsageError(`--search takes ${SEARCHES.join(', ')} (probing, the default: probing and depth-first search; cdcl: learned clauses; race: both on the hard puzzles, the first answer counts), got '${v}'`);
-  return v as Search;
-}
+// the values were checked against solveOptions' choices by the command line
+const maxSolutionsOption = (options: Record<string, string | boolean>) => Number(options['max-solutions'] ?? 2);
+const lanesOption = (options: Record<string, string | boolean>) => options.lanes !== 'off';
+const searchOption = (options: Record<string, string | boolean>) => (options.search ?? 'probing') as Search;
 
 function cpuResult(p: Nonogram, opts: SolveOptions, t0: number, note?: string): SolveResult {
   if (opts.method === 'line') {
@@ -131,6 +115,20 @@ export const nonogram: PuzzleKind<Nonogram> = {
   name: 'nonogram',
   methods: ['full', 'line', 'cpu'],
   defaultMethod: 'full',
+  solveOptions: [
+    { name: 'search', value: 'S', choices: SEARCHES, help: 'past probing (full): probing and depth-first search (default), cdcl (learned clauses), or race (both on the hard puzzles)' },
+    { name: 'max-solutions', value: 'N', choices: ['1', '2'], help: '1: stop at the first solution (tournament rules); 2: prove uniqueness (default)' },
+    { name: 'lanes', value: 'L', choices: ['on', 'off'], help: 'on: one puzzle per GPU invocation (default); off: the rounds solver' },
+    { name: 'mode', value: 'M', choices: ['one-gen', 'multi-gen'], help: 'line: one generation per dispatch, or to the fixpoint in one (default)' },
+    { name: 'format', value: 'F', choices: FORMS, help: 'read the input as this format (default: from the extension and content)' },
+    { name: 'solutions', value: 'FILE', help: 'a tournament solution file: its answers become the expected solutions' },
+  ],
+  genOptions: [
+    { name: 'density', value: 'D', help: 'share of filled cells in the random pictures (default 0.55)' },
+    { name: 'level', value: 'L', choices: ['line', 'probe', 'search'], help: 'the most a puzzle may need: line logic alone, probing, or search (default search: any unique puzzle)' },
+    { name: 'image', value: 'PNG', help: 'the clues of this picture instead of random ones' },
+    { name: 'format', value: 'F', choices: ['non', 'gameid', 'tournament', 'json'], help: 'output format (default non)' },
+  ],
   parse: parseNonograms,
   // the GPU methods' pipelines (CLI.md: `ms` excludes compilation; the CLI reports it once)
   prepare: async (ctx, puzzles, opts) => {

@@ -1,6 +1,7 @@
 // Sudoku as a puzzle kind: formats (codec.ts), methods `full` (default: elimination automaton + branching on the
 // GPU), `ca` (the automaton alone, its rules logged per generation) and `ilca` (the paper's learning automaton),
 // and the generator.
+import { UsageError } from '../../cli/args.ts';
 import type { GpuContext } from '../../gpu/context.ts';
 import type { GenerateOptions, PuzzleKind, SolveOptions, SolveResult } from '../types.ts';
 import { formatRecord, parseSudoku } from './codec.ts';
@@ -15,7 +16,7 @@ export function parseRules(spec: string | boolean | undefined): number {
   let rules = 0;
   for (const name of String(spec).split(',')) {
     const r = { naked: RULE_NAKED, hidden: RULE_HIDDEN, locked: RULE_LOCKED, all: RULES_ALL }[name.trim()];
-    if (r === undefined) throw new Error(`--rules: unknown rule '${name}' (naked, hidden, locked, all)`);
+    if (r === undefined) throw new UsageError(`--rules: unknown rule '${name}' (naked, hidden, locked, all)`);
     rules |= r;
   }
   return rules;
@@ -24,8 +25,13 @@ export function parseRules(spec: string | boolean | undefined): number {
 export function ilcaParams(options: Record<string, string | boolean>): IlcaParams {
   const preset = String(options.preset ?? 'base');
   const base = ILCA_PRESETS[preset];
-  if (!base) throw new Error(`--preset: unknown '${preset}' (${Object.keys(ILCA_PRESETS).join(', ')})`);
-  const num = (k: string, d: number) => (options[k] !== undefined ? Number(options[k]) : d);
+  if (!base) throw new UsageError(`--preset: unknown '${preset}' (${Object.keys(ILCA_PRESETS).join(', ')})`);
+  const num = (k: string, d: number) => {
+    if (options[k] === undefined) return d;
+    const v = Number(options[k]);
+    if (!(v >= 0 && Number.isFinite(v))) throw new UsageError(`--${k} takes a number >= 0 (got '${options[k]}')`);
+    return v;
+  };
   return { lr: num('lr', base.lr), lp: num('lp', base.lp), sr: num('sr', base.sr), steps: num('steps', base.steps), eliminate: base.eliminate || options.eliminate === 'true', capped: base.capped || options.capped === 'true' };
 }
 
@@ -51,6 +57,7 @@ async function solve(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: SolveOption
     const params = ilcaParams(opts.options);
     if (opts.maxGenerations) params.steps = opts.maxGenerations;
     const runs = Number(opts.options.runs ?? 1);
+    if (!(Number.isInteger(runs) && runs >= 1)) throw new UsageError(`--runs takes a whole number >= 1 (got '${opts.options.runs}')`);
     const seed = opts.seed ?? 1;
     const jobs = puzzles.flatMap((puzzle, i) => Array.from({ length: runs }, (_, run) => ({ puzzle, seed: ilcaSeed(seed, i, run) })));
     const r = await runIlca(ctx, jobs, params, opts.progress);
@@ -85,6 +92,24 @@ export const sudoku: PuzzleKind<SudokuPuzzle> = {
   name: 'sudoku',
   methods: ['full', 'ca', 'ilca'],
   defaultMethod: 'full',
+  solveOptions: [
+    { name: 'rules', value: 'R,...', help: 'the automaton\'s rules: naked, hidden, locked, all (default all)' },
+    { name: 'box', value: 'WxH', help: 'box shape (default: as square as possible, wider than tall)' },
+    { name: 'diagonal', help: 'X-sudoku: the two diagonals hold every value too' },
+    { name: 'x', help: 'the same as --diagonal' },
+    { name: 'preset', value: 'P', choices: Object.keys(ILCA_PRESETS), help: 'ilca: the paper\'s parameters (default base)' },
+    { name: 'lr', value: 'X', help: 'ilca: reward rate' },
+    { name: 'lp', value: 'X', help: 'ilca: penalty rate' },
+    { name: 'sr', value: 'N', help: 'ilca: reset every N steps (0: never)' },
+    { name: 'steps', value: 'N', help: 'ilca: time-steps per run' },
+    { name: 'runs', value: 'N', help: 'ilca: runs per puzzle, each with its own seed (default 1)' },
+    { name: 'eliminate', value: 'B', choices: ['true', 'false'], help: 'ilca: start from the elimination automaton\'s candidates' },
+    { name: 'capped', value: 'B', choices: ['true', 'false'], help: 'ilca: weights capped at 1 instead of normalised' },
+  ],
+  genOptions: [
+    { name: 'box', value: 'WxH', help: 'box shape (default: as square as possible)' },
+    { name: 'clues', value: 'N', help: 'clues to keep (default 32% of the cells)' },
+  ],
   parse: parseSudoku,
   prepare,
   solve,
