@@ -20,6 +20,7 @@ import { BinarySearch } from '../src/puzzles/binary/search.ts';
 import { solveFullLanes } from '../src/puzzles/binary/lane.ts';
 import { runCa, runThesis, solveFull } from '../src/puzzles/binary/solver.ts';
 import { BenchReport, type BenchArgs } from './_report.ts';
+import type { OptionSpec } from '../src/puzzles/types.ts';
 
 const SGT = new URL('../../shared/data/binary/sgt/', import.meta.url).pathname;
 
@@ -85,6 +86,16 @@ function batchOf(n: number, count: number, seed: number): { items: Item[]; gener
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
 const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(0)}%`;
+
+/** the options this benchmark takes beside --json and --quick (`cellsolve bench` rejects others) */
+export const options: OptionSpec[] = [
+  { name: 'count', value: 'N', help: 'puzzles in the 14x14 batch (default 10,000; 1,000 with --quick)' },
+  { name: 'size', value: 'N', help: 'grid size of the batch (default 14)' },
+  { name: 'seed', value: 'S', help: 'seed of the generated batch (default 1)' },
+  { name: 'lanes', value: 'L', choices: ['on', 'off'], help: 'full on the lanes (default) or the batch path' },
+  { name: 'with', value: 'sgt,levels', help: 'extra cases: the STPPC tables, the thesis levels' },
+  { name: 'level-count', value: 'N', help: 'puzzles per level for --with levels (default 100)' },
+];
 
 export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
   const o = args.options;

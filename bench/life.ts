@@ -8,6 +8,7 @@ import { lifeBatchInputs, lifeInput, lifeRule, LIFE_GENERATIONS_PER_DISPATCH } f
 import { lifeStep, randomLife } from '../src/life/reference.ts';
 import { copyKernelBytesPerSec } from './_copy-kernel.ts';
 import { BenchReport, fmt, type BenchArgs } from './_report.ts';
+import type { OptionSpec } from '../src/puzzles/types.ts';
 
 /** what a generation must move at the least: read and write one u32 per 32 cells */
 const BYTES_PER_CELL_GENERATION = 8 / 32;
@@ -54,6 +55,9 @@ async function measure(ctx: GpuContext, c: LifeCase, mode: Mode) {
   const cellUpdates = outcomes.reduce((n, o) => n + o.generations * c.size * c.size, 0);
   return { compileSeconds, uploadSeconds, seconds: s.seconds, generations: s.generations, dispatches: s.dispatches, readbacks: s.readbacks, cellUpdates };
 }
+
+/** the options this benchmark takes beside --json and --quick (`cellsolve bench` rejects others) */
+export const options: OptionSpec[] = [];
 
 export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
   const q = args.quick;

@@ -17,6 +17,7 @@ import { bfsPath, deadendFill, OPEN, TERMINAL } from '../src/puzzles/maze/refere
 import { labelReader } from '../src/puzzles/maze/pack.ts';
 import { deadendPath, lastRun, runDeadend, runWavefront, traceBack } from '../src/puzzles/maze/solver.ts';
 import { BenchReport, fmt, type BenchArgs } from './_report.ts';
+import type { OptionSpec } from '../src/puzzles/types.ts';
 
 const mikepound = new URL('../../shared/data/maze/mikepound/', import.meta.url).pathname;
 
@@ -37,6 +38,9 @@ function timeCpu<T>(f: () => T, runs = 3): { seconds: number; result: T } {
   }
   return { seconds: best, result };
 }
+
+/** the options this benchmark takes beside --json and --quick (`cellsolve bench` rejects others) */
+export const options: OptionSpec[] = [];
 
 export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
   const q = args.quick;

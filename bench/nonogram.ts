@@ -23,6 +23,7 @@ import { lineSolve, solveCpu, verify } from '../src/puzzles/nonogram/reference.t
 import { DEFAULT_SCORES } from '../src/puzzles/nonogram/lane.ts';
 import { compileNonogramRules, emptyStats, SEARCHES, solveNonograms, type NonogramResult, type Search } from '../src/puzzles/nonogram/solver.ts';
 import { BenchReport, type BenchArgs } from './_report.ts';
+import type { OptionSpec } from '../src/puzzles/types.ts';
 
 const DATA = new URL('../../shared/data/nonogram/', import.meta.url).pathname;
 
@@ -73,6 +74,17 @@ function tally(puzzles: Nonogram[], results: NonogramResult[], expected: (string
 }
 
 const pct = (n: number, of: number) => `${((100 * n) / Math.max(1, of)).toFixed(1)}%`;
+
+/** the options this benchmark takes beside --json and --quick (`cellsolve bench` rejects others) */
+export const options: OptionSpec[] = [
+  { name: 'count', value: 'N', help: 'TAAI puzzles, the first N (default 1,000; 100 with --quick)' },
+  { name: 'cpu-count', value: 'N', help: 'TAAI puzzles the CPU solver runs beside the GPU (default 100)' },
+  { name: 'timeout', value: 'S', help: 'seconds per TAAI pass (default 240)' },
+  { name: 'search', value: 'S', choices: ['probing', 'cdcl', 'race'], help: 'the lanes kernels\' search for the TAAI passes (default probing)' },
+  { name: 'second-search', value: 'on|off', choices: ['on', 'off'], help: 'off: no second search on hard puzzles' },
+  { name: 'lanes', value: 'L', choices: ['on', 'off'], help: 'off: everything on the rounds solver' },
+  { name: 'with', value: 'collections', help: 'every collection of ../shared/data/nonogram as well' },
+];
 
 export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
   const o = args.options;

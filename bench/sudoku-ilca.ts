@@ -17,6 +17,7 @@ import { ilcaSeed } from '../src/puzzles/sudoku/index.ts';
 import { ILCA_PRESETS, ilcaRunCpu, PAPER_LEVELS, paperD, paperPuzzle, runIlca, type IlcaParams } from '../src/puzzles/sudoku/ilca.ts';
 import { caRun, gridString, popcount, RULE_HIDDEN, RULE_NAKED, verify, type SudokuPuzzle } from '../src/puzzles/sudoku/reference.ts';
 import { BenchReport, type BenchArgs } from './_report.ts';
+import type { OptionSpec } from '../src/puzzles/types.ts';
 
 const SGT = new URL('../../shared/data/sudoku/sgt/', import.meta.url).pathname;
 
@@ -107,6 +108,20 @@ async function runJobs(ctx: GpuContext, jobs: { puzzle: SudokuPuzzle; seed: numb
 }
 
 const givensOf = (ps: SudokuPuzzle[]) => ps.reduce((s, p) => s + p.givens.filter((v) => v).length, 0) / Math.max(1, ps.length);
+
+/** the options this benchmark takes beside --json and --quick (`cellsolve bench` rejects others) */
+export const options: OptionSpec[] = [
+  { name: 'sets', value: 'paper,stppc|none', help: 'puzzle sets (default paper,stppc)' },
+  { name: 'presets', value: "'P;P'", help: 'presets (names in ILCA_PRESETS; default all)' },
+  { name: 'puzzles', value: 'N', help: 'paper puzzles per level (default 100; 10 with --quick)' },
+  { name: 'runs', value: 'N', help: 'runs per puzzle (default 10)' },
+  { name: 'seed', value: 'S', help: 'seed (default 1)' },
+  { name: 'engine', value: 'E', choices: ['gpu', 'cpu'], help: 'cpu: the CPU twin (bit-identical)' },
+  { name: 'filter', value: 'sud', choices: ['sud'], help: 'only the draws sud.m accepts' },
+  { name: 'capped', value: 'B', choices: ['true', 'false'], help: 'the capped reading of eq. 7 as well' },
+  { name: 'timing-puzzles', value: 'N', help: 'puzzles per level of the timing case (default 10)' },
+  { name: 'timing-preset', value: 'P', help: 'preset of the timing case (default sr=40)' },
+];
 
 export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
   const o = args.options;

@@ -18,6 +18,7 @@ import { ILCA_PRESETS, ilcaRunCpu, runIlca } from '../src/puzzles/sudoku/ilca.ts
 import { caRun, RULE_HIDDEN, RULE_LOCKED, RULE_NAKED, solveCpu, symbolOf, verify, type SudokuPuzzle } from '../src/puzzles/sudoku/reference.ts';
 import { runCa, solveFull } from '../src/puzzles/sudoku/solver.ts';
 import { BenchReport, type BenchArgs } from './_report.ts';
+import type { OptionSpec } from '../src/puzzles/types.ts';
 
 const DATA = new URL('../../shared/data/sudoku/', import.meta.url).pathname;
 
@@ -63,6 +64,17 @@ async function peerDlx(puzzles: SudokuPuzzle[]): Promise<number | null> {
 function generated(n: number, count: number, clues: number): SudokuPuzzle[] {
   return Array.from({ length: count }, (_, i) => generate(emptyPuzzle(n), clues, i + 1, 3).puzzle);
 }
+
+/** the options this benchmark takes beside --json and --quick (`cellsolve bench` rejects others) */
+export const options: OptionSpec[] = [
+  { name: 'count', value: 'N|all', help: 'puzzles per set (a stride sample; all: every one)' },
+  { name: 'with', value: 'ca,ilca', help: 'extra cases: the automaton alone, the ILCA table' },
+  { name: 'presets', value: "'P;P'", help: 'ILCA presets for --with ilca (default all)' },
+  { name: 'ilca-puzzles', value: 'N', help: 'puzzles per level for --with ilca (default 100)' },
+  { name: 'runs', value: 'N', help: 'ILCA runs per puzzle (default 10)' },
+  { name: 'seed', value: 'S', help: 'ILCA seed (default 1)' },
+  { name: 'ilca-engine', value: 'E', choices: ['gpu', 'cpu'], help: 'cpu: the ILCA\'s CPU twin' },
+];
 
 export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
   const o = args.options;

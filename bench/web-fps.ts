@@ -7,6 +7,7 @@ import type { Page } from 'puppeteer';
 import type { GpuContext } from '../src/gpu/context.ts';
 import { haveChromium, openViewer, screenshot, settleFrames } from '../test/browser-harness.ts';
 import type { BenchArgs } from './_report.ts';
+import type { OptionSpec } from '../src/puzzles/types.ts';
 
 /** the largest bundled grid, drawn 1:1 and zoomed out */
 const DEFAULT_SAMPLE = 'maze-perfect4k.png';
@@ -44,6 +45,12 @@ async function panFor(page: Page, seconds: number, draw: boolean): Promise<Frame
     draw,
   );
 }
+
+/** the options this benchmark takes beside --json and --quick (`cellsolve bench` rejects others) */
+export const options: OptionSpec[] = [
+  { name: 'sample', value: 'FILE', help: 'the grid panned (default: a large bundled maze)' },
+  { name: 'seconds', value: 'S', help: 'seconds per case (default 8; 3 with --quick)' },
+];
 
 export async function bench(_ctx: GpuContext | null, args: BenchArgs): Promise<void> {
   if (!haveChromium) throw new Error('bench web-fps needs /usr/bin/chromium');

@@ -25,10 +25,10 @@ describe('cellsolve command line', () => {
     expect(choice.status).toBe(2);
     expect(choice.stderr).toContain("--search takes probing, cdcl, race (got 'cdc')");
     expect(choice.stderr).not.toContain('pipelines ready');
-    for (const args of [['gen', 'maze', '--loop', '3'], ['life', 'x.rle', '--tours'], ['info', '--adapter', 'cpu'], ['solve', 'sudoku', '--method', 'ilca', '--preset', 'nope', '-']]) {
+    for (const args of [['gen', 'maze', '--loop', '3'], ['life', 'x.rle', '--tours'], ['info', '--adapter', 'cpu'], ['solve', 'sudoku', '--method', 'ilca', '--preset', 'nope', '-'], ['bench', 'nonogram', '--timout', '9']]) {
       const r = cli(args, '4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n');
       expect(r.status, args.join(' ')).toBe(2);
-      expect(r.stderr, args.join(' ')).toMatch(/^cellsolve: .*--(loop|tours|adapter|preset)/m);
+      expect(r.stderr, args.join(' ')).toMatch(/^cellsolve: .*--(loop|tours|adapter|preset|timout)/m);
     }
   });
 
@@ -45,6 +45,7 @@ describe('cellsolve command line', () => {
       }
     }
     expect(cli(['solve', '--help']).stdout).toContain('cellsolve solve KIND');
+    expect(cli(['bench', 'nonogram', '--help']).stdout).toContain('--second-search on|off');
   });
 
   it('flags take no value, so a file after one stays a file; --name=value still sets one', () => {

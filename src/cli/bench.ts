@@ -2,7 +2,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { GpuContext } from '../gpu/context.ts';
+import type { OptionSpec } from '../puzzles/types.ts';
 import { UsageError, type Args } from './args.ts';
+import { checkOptions, commandOptions, helpText } from './options.ts';
 import { EXIT } from './solve.ts';
 
 const benchDir = fileURLToPath(new URL('../../bench/', import.meta.url));
@@ -21,9 +23,17 @@ export async function benchCommand(ctx: () => Promise<GpuContext>, args: Args): 
       throw new UsageError(`unknown benchmark '${name}' (benchmarks: ${benchNames().join(', ')})`);
     }
   }
+  const mods = await Promise.all(names.map((name) => import(`${benchDir}${name}.ts`)));
+  // each benchmark's own options (its `options`), beside the command's: a typo is an error, not a default run
+  const common = commandOptions('bench')!;
+  const spec = { usage: `cellsolve bench ${names.join(' ')} [options]   (benchmarks: ${benchNames().join(', ')})`, options: [...common.options, ...mods.flatMap((m) => m.options as OptionSpec[])].filter((o, i, all) => all.findIndex((p) => p.name === o.name) === i) };
+  if (args.options.help) {
+    process.stdout.write(helpText(spec));
+    return EXIT.ok;
+  }
+  checkOptions(args, spec, `bench ${names.join(' ')}`);
   if (args.positional.length === 0) process.stderr.write(`benchmarks: ${benchNames().join(', ')} (running life; name one or more to run them)\n`);
-  for (const name of names) {
-    const mod = await import(`${benchDir}${name}.ts`);
+  for (const mod of mods) {
     await mod.bench(await ctx(), { json: Boolean(args.options.json), quick: Boolean(args.options.quick), options: args.options });
   }
   return EXIT.ok;

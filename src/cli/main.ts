@@ -99,7 +99,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   const kind = perKind ? kindOrUsage(args.positional[0]) : undefined;
   const spec = commandOptions(command, kind);
-  if (spec && args.options.help) {
+  // bench's help names each benchmark's own options: benchCommand prints it
+  if (spec && args.options.help && command !== 'bench') {
     process.stdout.write(helpText(spec));
     return EXIT.ok;
   }

@@ -69,7 +69,7 @@ export function commandOptions(command: string, kind?: PuzzleKind): CommandOptio
       return { usage: 'cellsolve demo [options]', options: [ADAPTER, HELP_OPTION] };
     case 'bench':
       return {
-        usage: 'cellsolve bench [NAME...] [options] (each benchmark takes options of its own: see the top of bench/NAME.ts)',
+        usage: 'cellsolve bench [NAME...] [options]   (a benchmark\'s own options: cellsolve bench NAME --help)',
         options: [{ name: 'json', help: 'one JSON object per measured case' }, { name: 'quick', help: 'a short run' }, ADAPTER, HELP_OPTION],
         open: true,
       };
