@@ -101,6 +101,8 @@ var<private> restartCount: u32;
 var<private> untilRestart: u32;
 
 var<private> seen: array<u32, 32>;
+// explain's line: the trail positions of its known cells
+var<private> lineTpos: array<u32, 32>;
 // an explanation: false literals
 var<private> expl: array<u32, 32>;
 var<private> explLen: u32;
@@ -186,8 +188,11 @@ fn explain(isCol: bool, l: u32, pos: u32, goal: u32, tv: u32) {
     let c = cell_of(isCol, l, i);
     if (c == goal) {
       tIndex = i;
-    } else if ((((fil | emp) >> i) & 1u) != 0u && scratch[slotAt + S_TPOS + c] < pos) {
-      keep |= 1u << i;
+    } else if ((((fil | emp) >> i) & 1u) != 0u) {
+      // read once here: the latest-first picks below look at each kept cell's trail position once per pick
+      let t = scratch[slotAt + S_TPOS + c];
+      lineTpos[i] = t;
+      if (t < pos) { keep |= 1u << i; }
     }
   }
   var tried = 0u;
@@ -196,7 +201,7 @@ fn explain(isCol: bool, l: u32, pos: u32, goal: u32, tv: u32) {
     var latest = 0u;
     for (var m = keep & ~tried; m != 0u; m &= m - 1u) {
       let i = firstTrailingBit(m);
-      let t = scratch[slotAt + S_TPOS + cell_of(isCol, l, i)];
+      let t = lineTpos[i];
       if (pick == 32u || t > latest) {
         latest = t;
         pick = i;
@@ -559,11 +564,11 @@ fn search(entryConflicts: u32) -> u32 {
     // decide: the unassigned cell of highest activity (the lowest index on a tie), its saved phase
     var best = NONE;
     var bestA = 0u;
+    let rowCells = (1u << width) - 1u;
     for (var r = 0u; r < height; r++) {
-      let known = cur[ROW_F + r] | cur[ROW_E + r];
-      for (var col = 0u; col < width; col++) {
-        if (((known >> col) & 1u) != 0u) { continue; }
-        let c = r * 32u + col;
+      // the row's unknown cells only, lowest first
+      for (var m = rowCells & ~(cur[ROW_F + r] | cur[ROW_E + r]); m != 0u; m &= m - 1u) {
+        let c = r * 32u + firstTrailingBit(m);
         let a = scratch[slotAt + S_ACT + c];
         if (best == NONE || a > bestA) {
           best = c;
