@@ -1,6 +1,6 @@
 // `cellsolve solve nonogram` and `cellsolve gen nonogram` end to end, on the samples in samples/nonogram.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,29 @@ import { skipGpu } from './gpu.ts';
 const cli = (args: string[], input?: string) => spawnSync('node', ['bin/cellsolve.js', ...args], { encoding: 'utf8', input, timeout: 300_000 });
 const S = 'samples/nonogram/';
 
+const taai = '../shared/data/nonogram/tournament/question/taai2011.txt';
+
 describe('cellsolve gen/solve nonogram', () => {
+  it.runIf(!skipGpu && existsSync(taai))('Ctrl-C stops a long run after the rounds in flight and prints every puzzle (exit 1)', async () => {
+    const child = spawn('node', ['bin/cellsolve.js', 'solve', 'nonogram', '--json', taai]);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => {
+      stderr += d;
+      // pipelines compiled: let a few rounds run, then interrupt
+      if (/pipelines ready/.test(stderr) && !child.killed) setTimeout(() => child.kill('SIGINT'), 3000);
+    });
+    const code = await new Promise<number | null>((done) => child.on('exit', done));
+    expect(code, stderr).toBe(1);
+    expect(stderr).toContain('interrupted: stopping after the work in flight');
+    const recs = stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(recs.length).toBe(1000);
+    expect(recs.filter((r) => r.status === 'multiple').length).toBeGreaterThan(0);
+    expect(recs.filter((r) => r.status === 'unsolved' && r.reason === 'interrupted').length).toBeGreaterThan(100);
+  }, 120_000);
+
+
   it('a bad clue is a usage error naming line and column (exit 2)', () => {
     const r = cli(['solve', 'nonogram', '--json', '-'], '3 2\n1\n1 x\n1\n1\n0\n');
     expect(r.status).toBe(2);

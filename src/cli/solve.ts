@@ -70,7 +70,20 @@ export async function solveCommand(ctx: () => Promise<GpuContext>, args: Args): 
     }
     const bar = progressBar(`solving ${puzzles.length} ${kind.name}`);
     const t0 = performance.now();
-    const solved = await kind.solve(gpu, puzzles.map((r) => r.puzzle), { ...solveOptions, progress: bar.update });
+    // a long run stopped with Ctrl-C still prints what it answered; a second Ctrl-C quits at once
+    const interrupt = new AbortController();
+    const onInterrupt = () => {
+      if (interrupt.signal.aborted) process.exit(130);
+      process.stderr.write(`\ninterrupted: stopping after the work in flight (Ctrl-C again to quit at once)\n`);
+      interrupt.abort();
+    };
+    if (kind.interruptible) process.on('SIGINT', onInterrupt);
+    let solved: SolveResult[];
+    try {
+      solved = await kind.solve(gpu, puzzles.map((r) => r.puzzle), { ...solveOptions, signal: interrupt.signal, progress: bar.update });
+    } finally {
+      process.off('SIGINT', onInterrupt);
+    }
     bar.done();
     process.stderr.write(bar.active ? `solved in ${((performance.now() - t0) / 1000).toFixed(2)} s\n` : '');
     puzzles.forEach((r, i) => results.set(r, solved[i]));

@@ -41,6 +41,9 @@ export interface SolveOptions {
   seed?: number;
   /** kind-specific options from the command line (--rules, --format ...), raw strings */
   options: Record<string, string | boolean>;
+  /** an abort (Ctrl-C) stops the solve soon, puzzles not answered by then coming back unsolved ('interrupted');
+   * honored by kinds that say `interruptible` */
+  signal?: AbortSignal;
   /** progress callback: done count out of total */
   progress?: (done: number, total: number) => void;
 }
@@ -71,6 +74,8 @@ export interface PuzzleKind<P = unknown> {
   name: string;
   methods: string[];
   defaultMethod: string;
+  /** solve() honors SolveOptions.signal (its runs can be long); the command line then turns Ctrl-C into an abort */
+  interruptible?: boolean;
   /** the kind's own options of `solve` (beside CLI.md's common ones) */
   solveOptions: OptionSpec[];
   /** the kind's own options of `gen` (beside --size, --seed, --count, --out) */

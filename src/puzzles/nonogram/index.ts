@@ -60,6 +60,7 @@ async function solve(ctx: GpuContext, puzzles: Nonogram[], opts: SolveOptions): 
     method,
     mode,
     timeoutMs: opts.timeoutMs,
+    signal: opts.signal,
     maxGenerations: opts.maxGenerations,
     // --max-solutions 1: stop at the first solution, as tournament solvers do (`unique: false`: not proven)
     maxSolutions: maxSolutionsOption(opts.options),
@@ -115,6 +116,8 @@ export const nonogram: PuzzleKind<Nonogram> = {
   name: 'nonogram',
   methods: ['full', 'line', 'cpu'],
   defaultMethod: 'full',
+  // a TAAI-sized batch runs for minutes: Ctrl-C stops it after the rounds in flight, with what was answered
+  interruptible: true,
   solveOptions: [
     { name: 'search', value: 'S', choices: SEARCHES, help: 'past probing (full): probing and depth-first search (default), cdcl (learned clauses), or race (both on the hard puzzles)' },
     { name: 'max-solutions', value: 'N', choices: ['1', '2'], help: '1: stop at the first solution (tournament rules); 2: prove uniqueness (default)' },

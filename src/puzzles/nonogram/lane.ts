@@ -53,6 +53,8 @@ export interface LaneOptions {
   budget?: number;
   /** checked between rounds: puzzles not finished by then are left out (undefined) */
   deadline?: number;
+  /** an abort ends the rounds as the deadline does */
+  signal?: AbortSignal;
   /** after each round: puzzles it finished */
   onChunk?: (count: number) => void;
   /** the searches a puzzle may get, by branch score, in the order they join it (default DEFAULT_SCORES) */

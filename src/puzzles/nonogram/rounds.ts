@@ -180,11 +180,11 @@ export class RoundRun<O> {
     this.dropped.add(index);
   }
 
-  /** Would a round packed now end more than half a round after `deadline`? It runs after the one queued; the last
-   * round's time is the guess for each. (Not packing it leaves the GPU idle after the queued one: either way the
-   * deadline is missed by up to half a round.) */
-  late(deadline: number | undefined): boolean {
-    return deadline !== undefined && performance.now() + 1.5 * this.roundMs > deadline;
+  /** Would a round packed now end more than half a round after the deadline, or was the run interrupted? It runs
+   * after the one queued; the last round's time is the guess for each. (Not packing it leaves the GPU idle after the
+   * queued one: either way the deadline is missed by up to half a round.) */
+  late({ deadline, signal }: RoundOptions): boolean {
+    return signal?.aborted === true || (deadline !== undefined && performance.now() + 1.5 * this.roundMs > deadline);
   }
 
   /** Runs rounds of the jobs in flight, two at a time, until `loop.more()` says stop and the queued ones are read. */
@@ -357,6 +357,8 @@ export class RoundRun<O> {
 export interface RoundOptions {
   /** checked between rounds: puzzles not finished by then come back `suspended`, or undefined if never started */
   deadline?: number;
+  /** an abort (Ctrl-C on the command line) ends the rounds as the deadline does */
+  signal?: AbortSignal;
   /** after each round: how many puzzles it finished */
   onChunk?: (count: number) => void;
 }
@@ -370,7 +372,7 @@ export async function runRounds<O>(ctx: GpuContext, puzzles: Nonogram[], kernel:
       refill: () => {
         while (run.room && next < puzzles.length) run.start(next++);
       },
-      more: () => !run.late(opts.deadline) && (run.busy > 0 || next < puzzles.length),
+      more: () => !run.late(opts) && (run.busy > 0 || next < puzzles.length),
       onFinished: (finished) => finished.length && opts.onChunk?.(finished.length),
     });
     await run.stop();
@@ -431,7 +433,7 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
           refill: () => {
             for (; a.room && next < puzzles.length; next++) if (!answered.has(next)) a.start(next);
           },
-          more: () => !a.late(opts.deadline) && (a.busy > 0 || next < puzzles.length),
+          more: () => !a.late(opts) && (a.busy > 0 || next < puzzles.length),
           onFinished: (finished) => finish(finished, a, b),
         });
       } finally {
@@ -439,9 +441,9 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
       }
     })();
     const loopB = (async () => {
-      while (!b.late(opts.deadline)) {
+      while (!b.late(opts)) {
         join();
-        if (b.busy) await b.run({ refill: join, more: () => !b.late(opts.deadline) && b.busy > 0, onFinished: (finished) => finish(finished, b, a) });
+        if (b.busy) await b.run({ refill: join, more: () => !b.late(opts) && b.busy > 0, onFinished: (finished) => finish(finished, b, a) });
         else if (firstDone) break;
         else await new Promise((wake) => setTimeout(wake, 5));
       }

@@ -117,6 +117,8 @@ export interface NonogramSolveOptions {
   /** 'multi-gen' (default): one invocation per copy, many generations per dispatch; 'one-gen': one per line */
   mode?: Mode;
   timeoutMs?: number;
+  /** an abort stops the run as the timeout does (after the rounds in flight); unanswered puzzles say 'interrupted' */
+  signal?: AbortSignal;
   maxGenerations?: number;
   /** copies the host tries to keep running at once (probe windows shrink as more puzzles share them) */
   targetCopies?: number;
@@ -179,7 +181,7 @@ export async function compileNonogramRules(ctx: GpuContext, puzzles: Nonogram[],
  * go to the rounds solver below, as does everything with `lanes: false` and `line`.
  */
 export async function solveNonograms(ctx: GpuContext, puzzles: Nonogram[], opts: NonogramSolveOptions = {}): Promise<NonogramResult[]> {
-  if ((opts.method ?? 'full') !== 'full' || opts.lanes === false) return solveRounds(ctx, puzzles, opts);
+  if ((opts.method ?? 'full') !== 'full' || opts.lanes === false) return interrupted(await solveRounds(ctx, puzzles, opts), opts.signal);
   const t0 = performance.now();
   const deadline = opts.timeoutMs === undefined ? undefined : t0 + opts.timeoutMs;
   const out: NonogramResult[] = new Array(puzzles.length);
@@ -188,7 +190,7 @@ export async function solveNonograms(ctx: GpuContext, puzzles: Nonogram[], opts:
   let done = 0;
   const laneStats = { dispatches: 0, readbacks: 0 };
   const lanePuzzles = onLanes.map((i) => puzzles[i]);
-  const common = { maxSolutions, deadline, onChunk: (n: number) => { for (let k = 0; k < n; k++) opts.progress?.(++done, puzzles.length); } };
+  const common = { maxSolutions, deadline, signal: opts.signal, onChunk: (n: number) => { for (let k = 0; k < n; k++) opts.progress?.(++done, puzzles.length); } };
   const probingOpts = { ...common, probeCap: opts.maxProbes, scores: opts.secondSearch === false ? DEFAULT_SCORES.slice(0, 1) : undefined };
   const search = opts.search ?? 'probing';
   let probing: (LaneOutcome | undefined)[] = [];
@@ -222,6 +224,12 @@ export async function solveNonograms(ctx: GpuContext, puzzles: Nonogram[], opts:
     const res = await solveRounds(ctx, rest.map((i) => puzzles[i]), { ...opts, timeoutMs: left, progress: () => opts.progress?.(++done, puzzles.length) });
     rest.forEach((i, k) => (out[i] = { ...res[k], ms: performance.now() - t0 }));
   }
+  return interrupted(out, opts.signal);
+}
+
+/** Puzzles an abort stopped say so, not 'timeout'. */
+function interrupted(out: NonogramResult[], signal: AbortSignal | undefined): NonogramResult[] {
+  if (signal?.aborted) for (const r of out) if (r.reason === 'timeout') r.reason = 'interrupted';
   return out;
 }
 
@@ -510,7 +518,7 @@ class ClassRun {
     if (this.opts.stats && this.lastChunkEnd) this.opts.stats.gpuMs += t0 - this.lastChunkEnd;
     const states = await this.batch.readStates(mine.map((o) => o.id));
     const t1 = performance.now();
-    if (performance.now() > this.deadline && !this.timedOut) this.stopAll();
+    if ((performance.now() > this.deadline || this.opts.signal?.aborted) && !this.timedOut) this.stopAll();
     mine.forEach((o, k) => {
       const jobs = this.grids.get(o.id)!;
       this.grids.delete(o.id);
