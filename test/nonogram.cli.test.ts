@@ -14,17 +14,29 @@ const S = 'samples/nonogram/';
 const taai = '../shared/data/nonogram/tournament/question/taai2011.txt';
 
 describe('cellsolve gen/solve nonogram', () => {
-  it.runIf(!skipGpu && existsSync(taai))('Ctrl-C stops a long run after the rounds in flight and prints every puzzle (exit 1)', async () => {
+  it.runIf(!skipGpu && existsSync(taai))('a long run streams its answers in order; Ctrl-C stops it after the rounds in flight and prints every puzzle (exit 1)', async () => {
     const child = spawn('node', ['bin/cellsolve.js', 'solve', 'nonogram', '--json', taai]);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
+    let streamed = '';
+    const interrupt = () => {
+      if (child.killed) return;
+      streamed = stdout;
+      child.kill('SIGINT');
+    };
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      // the first answers are out while the run goes on: interrupt it a second later
+      setTimeout(interrupt, 1000);
+    });
     child.stderr.on('data', (d) => {
       stderr += d;
-      // pipelines compiled: let a few rounds run, then interrupt
-      if (/pipelines ready/.test(stderr) && !child.killed) setTimeout(() => child.kill('SIGINT'), 3000);
+      // without streamed answers, interrupt anyway after a while (and fail below)
+      if (/pipelines ready/.test(stderr)) setTimeout(interrupt, 60_000);
     });
     const code = await new Promise<number | null>((done) => child.on('exit', done));
+    expect(streamed.length, 'answers printed before the interrupt').toBeGreaterThan(0);
+    expect(JSON.parse(streamed.split('\n')[0]).index).toBe(0);
     expect(code, stderr).toBe(1);
     expect(stderr).toContain('interrupted: stopping after the work in flight');
     const recs = stdout.trim().split('\n').map((l) => JSON.parse(l));

@@ -53,6 +53,55 @@ export async function solveCommand(ctx: () => Promise<GpuContext>, args: Args): 
   for (const input of inputs) records.push(...kind.parse(input.bytes, input.file, o));
   const puzzles = records.filter((r) => r.puzzle !== undefined);
   const results = new Map<PuzzleRecord<unknown>, SolveResult>();
+
+  // Records are printed in input order as soon as they and every one before them are known (a kind that reports
+  // results early, as nonogram's lanes do, streams a long run); an --out text file is written at the end.
+  let exit: number = EXIT.ok;
+  const raise = (code: number) => (exit = Math.max(exit, code));
+  const toFile = Boolean(o.out && !kind.formatFile && !o.json);
+  let outText = '';
+  let pending = '';
+  const write = (text: string) => (pending += text);
+  let next = 0;
+  const flush = () => {
+    for (; next < records.length; next++) {
+      const record = records[next];
+      if (record.puzzle !== undefined && !results.has(record)) break;
+      emit(record, next);
+    }
+    // one write per flush: a 49,158-puzzle answer is not 49,158 writes
+    if (toFile) outText += pending;
+    else if (pending) process.stdout.write(pending);
+    pending = '';
+  };
+  const emit = (record: PuzzleRecord<unknown>, index: number) => {
+    let result = results.get(record);
+    if (!result) {
+      raise(EXIT.usage);
+      const r = { index, file: record.file, line: record.line, status: 'error', method, generations: 0, ms: 0, error: record.error };
+      if (o.json) write(JSON.stringify(r) + '\n');
+      else process.stderr.write(`${record.error}\n`);
+      return;
+    }
+    // CLI.md: a GPU answer that the CPU verifier rejects is a bug, reported as such
+    const rejected = (result.status === 'solved' || result.status === 'multiple') &&
+      [result.solution, result.solution2].some((s) => s !== undefined && !kind.verify(record.puzzle, s));
+    if (rejected) result = { ...result, status: 'error', extra: { ...result.extra, error: 'verifier rejected' } };
+    if (result.status === 'error') raise(EXIT.internal);
+    else if (result.status !== 'solved') raise(EXIT.notSolved);
+    if (o.json) {
+      const { extra, ...rest } = result;
+      write(JSON.stringify({ index, file: record.file, line: record.line, ...rest, method, ...extra }) + '\n');
+    } else if (result.status === 'error') process.stderr.write(`${record.file}:${record.line}: verifier rejected the solution\n`);
+    else write(kind.format(record, result));
+    if (o.out && kind.formatFile && result.status !== 'error') {
+      // one file per puzzle: the first takes the name given, later ones add their index before the extension
+      const out = String(o.out);
+      const name = index === 0 ? out : out.replace(/(\.[^./]*)?$/, (ext) => `-${index}${ext}`);
+      writeFileSync(name, kind.formatFile(record, result, name));
+    }
+  };
+
   if (puzzles.length) {
     const gpu = await ctx();
     const solveOptions: SolveOptions = {
@@ -80,48 +129,20 @@ export async function solveCommand(ctx: () => Promise<GpuContext>, args: Args): 
     if (kind.interruptible) process.on('SIGINT', onInterrupt);
     let solved: SolveResult[];
     try {
-      solved = await kind.solve(gpu, puzzles.map((r) => r.puzzle), { ...solveOptions, signal: interrupt.signal, progress: bar.update });
+      const onResult = (i: number, r: SolveResult) => {
+        results.set(puzzles[i], r);
+        flush();
+      };
+      solved = await kind.solve(gpu, puzzles.map((r) => r.puzzle), { ...solveOptions, signal: interrupt.signal, progress: bar.update, onResult });
     } finally {
       process.off('SIGINT', onInterrupt);
     }
     bar.done();
     process.stderr.write(bar.active ? `solved in ${((performance.now() - t0) / 1000).toFixed(2)} s\n` : '');
-    puzzles.forEach((r, i) => results.set(r, solved[i]));
+    // the results reported early stay as they were printed
+    puzzles.forEach((r, i) => results.has(r) || results.set(r, solved[i]));
   }
-
-  let exit: number = EXIT.ok;
-  const raise = (code: number) => (exit = Math.max(exit, code));
-  const lines: string[] = [];
-  let outText = '';
-  records.forEach((record, index) => {
-    let result = results.get(record);
-    if (!result) {
-      raise(EXIT.usage);
-      const r = { index, file: record.file, line: record.line, status: 'error', method, generations: 0, ms: 0, error: record.error };
-      if (o.json) lines.push(JSON.stringify(r));
-      else process.stderr.write(`${record.error}\n`);
-      return;
-    }
-    // CLI.md: a GPU answer that the CPU verifier rejects is a bug, reported as such
-    const rejected = (result.status === 'solved' || result.status === 'multiple') &&
-      [result.solution, result.solution2].some((s) => s !== undefined && !kind.verify(record.puzzle, s));
-    if (rejected) result = { ...result, status: 'error', extra: { ...result.extra, error: 'verifier rejected' } };
-    if (result.status === 'error') raise(EXIT.internal);
-    else if (result.status !== 'solved') raise(EXIT.notSolved);
-    if (o.json) {
-      const { extra, ...rest } = result;
-      lines.push(JSON.stringify({ index, file: record.file, line: record.line, ...rest, method, ...extra }));
-    } else if (result.status === 'error') process.stderr.write(`${record.file}:${record.line}: verifier rejected the solution\n`);
-    else outText += kind.format(record, result);
-    if (o.out && kind.formatFile && result.status !== 'error') {
-      // one file per puzzle: the first takes the name given, later ones add their index before the extension
-      const out = String(o.out);
-      const name = index === 0 ? out : out.replace(/(\.[^./]*)?$/, (ext) => `-${index}${ext}`);
-      writeFileSync(name, kind.formatFile(record, result, name));
-    }
-  });
-  if (o.json) process.stdout.write(lines.join('\n') + (lines.length ? '\n' : ''));
-  else if (o.out && !kind.formatFile) writeFileSync(String(o.out), outText);
-  else process.stdout.write(outText);
+  flush();
+  if (toFile) writeFileSync(String(o.out), outText);
   return exit;
 }

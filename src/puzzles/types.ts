@@ -44,6 +44,9 @@ export interface SolveOptions {
   /** an abort (Ctrl-C) stops the solve soon, puzzles not answered by then coming back unsolved ('interrupted');
    * honored by kinds that say `interruptible` */
   signal?: AbortSignal;
+  /** a puzzle's result as soon as it is final (index into the batch), for output that streams during a long run;
+   * optional for a kind, the returned array holds the same results */
+  onResult?: (index: number, result: SolveResult) => void;
   /** progress callback: done count out of total */
   progress?: (done: number, total: number) => void;
 }

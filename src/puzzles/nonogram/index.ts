@@ -49,7 +49,8 @@ async function solve(ctx: GpuContext, puzzles: Nonogram[], opts: SolveOptions): 
     });
   }
   // puzzles past the GPU settle's limits (lines over 127 cells, clues over 64 blocks) go to the CPU solver
-  const gpu = puzzles.filter((p) => !gpuLimitError(p));
+  const onGpu = puzzles.flatMap((p, i) => (gpuLimitError(p) ? [] : [i]));
+  const gpu = onGpu.map((i) => puzzles[i]);
   // compiled by prepare() when the CLI runs (it times compilation apart); from the cache then
   const method = opts.method === 'line' ? 'line' : 'full';
   const lanes = lanesOption(opts.options);
@@ -68,6 +69,7 @@ async function solve(ctx: GpuContext, puzzles: Nonogram[], opts: SolveOptions): 
     lanes,
     search,
     progress: opts.progress,
+    onResult: opts.onResult && ((k, r) => opts.onResult!(onGpu[k], toResult(r))),
   });
   let k = 0;
   const t1 = performance.now();

@@ -57,6 +57,8 @@ export interface LaneOptions {
   signal?: AbortSignal;
   /** after each round: puzzles it finished */
   onChunk?: (count: number) => void;
+  /** each puzzle's outcome as its search ends (before the run does) */
+  onOutcome?: (index: number, outcome: LaneOutcome) => void;
   /** the searches a puzzle may get, by branch score, in the order they join it (default DEFAULT_SCORES) */
   scores?: readonly BranchScore[];
   /** rounds a puzzle's search runs without an answer before the next one starts beside it (default JOIN_AFTER) */
@@ -161,7 +163,7 @@ export type CdclOutcome = Omit<CdclResult, 'status'> & {
   ms: number;
 };
 
-export interface CdclLaneOptions extends Omit<LaneOptions, 'probeCap' | 'restartAfter' | 'scores' | 'joinAfter' | 'firstDepth'> {
+export interface CdclLaneOptions extends Omit<LaneOptions, 'probeCap' | 'restartAfter' | 'scores' | 'joinAfter' | 'firstDepth' | 'onOutcome'> {
   /** conflicts one puzzle may take before it comes back `capped` */
   conflictCap?: number;
   /** words per slot for learned clauses (default CDCL_ARENA_WORDS) */

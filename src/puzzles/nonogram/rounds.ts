@@ -363,8 +363,13 @@ export interface RoundOptions {
   onChunk?: (count: number) => void;
 }
 
+/** runRounds' options with a hook for each puzzle's outcome as its search ends */
+export interface RunRoundsOptions<O> extends RoundOptions {
+  onOutcome?: (index: number, outcome: O) => void;
+}
+
 /** Runs a round kernel over the puzzles; outcomes in puzzle order. */
-export async function runRounds<O>(ctx: GpuContext, puzzles: Nonogram[], kernel: RoundKernel<O>, opts: RoundOptions, stats: RoundStats): Promise<(O | undefined)[]> {
+export async function runRounds<O>(ctx: GpuContext, puzzles: Nonogram[], kernel: RoundKernel<O>, opts: RunRoundsOptions<O>, stats: RoundStats): Promise<(O | undefined)[]> {
   const run = new RoundRun(ctx, puzzles, kernel, stats);
   try {
     let next = 0;
@@ -373,7 +378,10 @@ export async function runRounds<O>(ctx: GpuContext, puzzles: Nonogram[], kernel:
         while (run.room && next < puzzles.length) run.start(next++);
       },
       more: () => !run.late(opts) && (run.busy > 0 || next < puzzles.length),
-      onFinished: (finished) => finished.length && opts.onChunk?.(finished.length),
+      onFinished: (finished) => {
+        if (finished.length) opts.onChunk?.(finished.length);
+        for (const i of finished) opts.onOutcome?.(i, run.out[i]!);
+      },
     });
     await run.stop();
   } finally {

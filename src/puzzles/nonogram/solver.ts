@@ -119,6 +119,9 @@ export interface NonogramSolveOptions {
   timeoutMs?: number;
   /** an abort stops the run as the timeout does (after the rounds in flight); unanswered puzzles say 'interrupted' */
   signal?: AbortSignal;
+  /** a puzzle's answer as soon as the probing lanes have it (the returned array holds the same), for output that
+   * streams in a long run */
+  onResult?: (index: number, result: NonogramResult) => void;
   maxGenerations?: number;
   /** copies the host tries to keep running at once (probe windows shrink as more puzzles share them) */
   targetCopies?: number;
@@ -191,7 +194,12 @@ export async function solveNonograms(ctx: GpuContext, puzzles: Nonogram[], opts:
   const laneStats = { dispatches: 0, readbacks: 0 };
   const lanePuzzles = onLanes.map((i) => puzzles[i]);
   const common = { maxSolutions, deadline, signal: opts.signal, onChunk: (n: number) => { for (let k = 0; k < n; k++) opts.progress?.(++done, puzzles.length); } };
-  const probingOpts = { ...common, probeCap: opts.maxProbes, scores: opts.secondSearch === false ? DEFAULT_SCORES.slice(0, 1) : undefined };
+  const probingOpts = {
+    ...common,
+    probeCap: opts.maxProbes,
+    scores: opts.secondSearch === false ? DEFAULT_SCORES.slice(0, 1) : undefined,
+    onOutcome: (k: number, o: LaneOutcome) => ANSWERS.has(o.status) && opts.onResult?.(onLanes[k], laneResult(o, maxSolutions)),
+  };
   const search = opts.search ?? 'probing';
   let probing: (LaneOutcome | undefined)[] = [];
   let cdcl: (CdclOutcome | undefined)[] = [];
