@@ -7,6 +7,7 @@ import { runLife } from '../life/rule.ts';
 import { intOption, parseArgs, sizeOption, UsageError, type Args } from './args.ts';
 import { benchCommand } from './bench.ts';
 import { demoCommand } from './demo.ts';
+import type { PuzzleKind } from '../puzzles/types.ts';
 import { checkOptions, commandOptions, flagsOf, helpText } from './options.ts';
 import { EXIT, kindOrUsage, solveCommand } from './solve.ts';
 
@@ -68,8 +69,7 @@ async function lifeCommand(ctx: () => Promise<GpuContext>, args: Args): Promise<
   return EXIT.ok;
 }
 
-async function genCommand(args: Args): Promise<number> {
-  const kind = kindOrUsage(args.positional[0]);
+async function genCommand(kind: PuzzleKind, args: Args): Promise<number> {
   if (!kind.generate) throw new UsageError(`${kind.name} has no generator`);
   const [width, height] = sizeOption(args.options, [0, 0]);
   const text = kind.generate({
@@ -111,9 +111,9 @@ export async function main(argv: string[]): Promise<number> {
     case 'info':
       return infoCommand(await ctx(), Boolean(args.options.json));
     case 'solve':
-      return solveCommand(ctx, args);
+      return solveCommand(ctx, kind!, args);
     case 'gen':
-      return genCommand(args);
+      return genCommand(kind!, args);
     case 'bench':
       return benchCommand(ctx, args);
     case 'life':

@@ -4,7 +4,7 @@ import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GpuContext } from '../gpu/context.ts';
 import { findKind, kinds } from '../puzzles/registry.ts';
-import type { PuzzleRecord, SolveOptions, SolveResult } from '../puzzles/types.ts';
+import type { PuzzleKind, PuzzleRecord, SolveOptions, SolveResult } from '../puzzles/types.ts';
 import { intOption, UsageError, type Args } from './args.ts';
 import { progressBar } from './progress.ts';
 
@@ -43,11 +43,10 @@ export function readInputs(paths: string[]): { file: string; bytes: Uint8Array }
   return out;
 }
 
-export async function solveCommand(ctx: () => Promise<GpuContext>, args: Args): Promise<number> {
-  const kind = kindOrUsage(args.positional[0]);
+/** `kind` is args.positional[0], found by the caller; --method was checked against kind.methods with the options. */
+export async function solveCommand(ctx: () => Promise<GpuContext>, kind: PuzzleKind, args: Args): Promise<number> {
   const o = args.options;
   const method = String(o.method ?? kind.defaultMethod);
-  if (!kind.methods.includes(method)) throw new UsageError(`unknown method '${method}' for ${kind.name} (methods: ${kind.methods.join(', ')})`);
   const inputs = readInputs(args.positional.slice(1));
   const records: PuzzleRecord<unknown>[] = [];
   for (const input of inputs) records.push(...kind.parse(input.bytes, input.file, o));
@@ -61,7 +60,6 @@ export async function solveCommand(ctx: () => Promise<GpuContext>, args: Args): 
   const toFile = Boolean(o.out && !kind.formatFile && !o.json);
   let outText = '';
   let pending = '';
-  const write = (text: string) => (pending += text);
   let next = 0;
   const flush = () => {
     for (; next < records.length; next++) {
@@ -79,7 +77,7 @@ export async function solveCommand(ctx: () => Promise<GpuContext>, args: Args): 
     if (!result) {
       raise(EXIT.usage);
       const r = { index, file: record.file, line: record.line, status: 'error', method, generations: 0, ms: 0, error: record.error };
-      if (o.json) write(JSON.stringify(r) + '\n');
+      if (o.json) pending += JSON.stringify(r) + '\n';
       else process.stderr.write(`${record.error}\n`);
       return;
     }
@@ -91,9 +89,9 @@ export async function solveCommand(ctx: () => Promise<GpuContext>, args: Args): 
     else if (result.status !== 'solved') raise(EXIT.notSolved);
     if (o.json) {
       const { extra, ...rest } = result;
-      write(JSON.stringify({ index, file: record.file, line: record.line, ...rest, method, ...extra }) + '\n');
+      pending += JSON.stringify({ index, file: record.file, line: record.line, ...rest, method, ...extra }) + '\n';
     } else if (result.status === 'error') process.stderr.write(`${record.file}:${record.line}: verifier rejected the solution\n`);
-    else write(kind.format(record, result));
+    else pending += kind.format(record, result);
     if (o.out && kind.formatFile && result.status !== 'error') {
       // one file per puzzle: the first takes the name given, later ones add their index before the extension
       const out = String(o.out);
