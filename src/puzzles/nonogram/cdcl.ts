@@ -21,8 +21,13 @@ import { EMPTY, FILLED, LineScratch, UNKNOWN, initialCells, settle } from './ref
 
 /** kernel limits (cdcl.wgsl): lines up to 31 cells, so 961 cells and 1,922 literals at most */
 export const CDCL_MAX_CELLS = 1024;
-/** arena words per puzzle for learned clauses (each: length, two chain links, literals) */
-export const CDCL_ARENA_WORDS = 1 << 16;
+/**
+ * Arena words per puzzle for learned clauses (each: length, two chain links, literals). Clauses average ~44 literals
+ * on TAAI, so 64K words held ~1,400 and a clean-up every ~1,000 conflicts kept only the short ones (a fifth): with
+ * 1M words, 34 TAAI puzzles of #401-460 (first solutions, 8,000-conflict cap) left 7 capped instead of 15, and
+ * #596 took 7,867 conflicts instead of 45,102, #766 2,872 instead of 41,049 (a clean-up every ~16,000 now).
+ */
+export const CDCL_ARENA_WORDS = 1 << 20;
 /** learned clauses up to this length survive a clean-up of the arena */
 export const CDCL_KEEP_LENGTH = 12;
 const RESTART_BASE = 100;

@@ -107,8 +107,7 @@ export async function probingKernel(ctx: GpuContext, puzzles: Nonogram[], opts: 
   // every branch fixes at least one cell, so a stack of `cells` copies always suffices; most searches stay far
   // shallower, so the stacks start at FIRST_DEPTH and double when a search needs more (RoundKernel.deepen)
   const maxCells = Math.max(1, ...puzzles.map((p) => p.width * p.height));
-  const scratchLimit = Math.min(256 << 20, ctx.limits.maxStorageBufferBindingSize);
-  const maxDepth = Math.max(1, Math.min(maxCells, Math.floor((scratchLimit / 4 / slots - SLOT_STACK) / ENTRY_WORDS)));
+  const maxDepth = Math.max(1, Math.min(maxCells, Math.floor((scratchLimit(ctx) / 4 / slots - SLOT_STACK) / ENTRY_WORDS)));
   let depthCap = Math.min(maxDepth, opts.firstDepth ?? FIRST_DEPTH);
   const slotWordsFor = (depth: number) => SLOT_STACK + depth * ENTRY_WORDS;
   const budget = opts.budget ?? 500;
@@ -166,12 +165,23 @@ export type CdclOutcome = Omit<CdclResult, 'status'> & {
 export interface CdclLaneOptions extends Omit<LaneOptions, 'probeCap' | 'restartAfter' | 'scores' | 'joinAfter' | 'firstDepth' | 'onOutcome'> {
   /** conflicts one puzzle may take before it comes back `capped` */
   conflictCap?: number;
-  /** words per slot for learned clauses (default CDCL_ARENA_WORDS) */
+  /** words per slot for learned clauses (default: arenaFor the slots) */
   arenaWords?: number;
 }
 
 /** cdcl.wgsl's slot: its fixed part (S_MEM + ARENA), then the arena of learned clauses */
 const CDCL_SLOT_FIXED = 7426 + 3075;
+
+/** bytes of one kernel's slots at most */
+const scratchLimit = (ctx: GpuContext) => Math.min(256 << 20, ctx.limits.maxStorageBufferBindingSize);
+
+/** The arena per slot: CDCL_ARENA_WORDS where the slots fit in `limit` bytes with it, else the largest power of two
+ * that fits (a many-slot `--search cdcl` run: 256K words for 128 slots), at least 64K words. */
+export function arenaFor(slots: number, limit: number): number {
+  let words = CDCL_ARENA_WORDS;
+  while (words > 1 << 16 && 4 * slots * (CDCL_SLOT_FIXED + words) > limit) words >>>= 1;
+  return words;
+}
 
 export function nonogramCdclPipeline(ctx: GpuContext): Promise<GPUComputePipeline> {
   return lanePipeline(ctx, ['nonogram/settle.wgsl', 'nonogram/job.wgsl', 'nonogram/cdcl.wgsl'], 'nono_cdcl');
@@ -182,7 +192,7 @@ export function nonogramCdclPipeline(ctx: GpuContext): Promise<GPUComputePipelin
 export async function cdclKernel(ctx: GpuContext, puzzles: Nonogram[], opts: CdclLaneOptions = {}): Promise<RoundKernel<CdclOutcome>> {
   checkTakes(puzzles, 'nonogram.cdcl');
   const { lanes, slots, maxSolutions } = jobsInFlight(puzzles, opts, 64, 2);
-  const arenaWords = opts.arenaWords ?? CDCL_ARENA_WORDS;
+  const arenaWords = opts.arenaWords ?? arenaFor(slots, scratchLimit(ctx));
   const slotWords = CDCL_SLOT_FIXED + arenaWords;
   const budget = opts.budget ?? 200;
   return {
