@@ -6,7 +6,7 @@
 //   puzzles (default 100; the later ones take it minutes each), the GPU again on the same ones. The set runs
 //   twice: to the first solution (tournament rules, as the anchors' solvers) and with uniqueness (2 solutions);
 //   each run stops after --timeout seconds (default 240; puzzles still open count as unsolved); --search names the
-//   lanes kernels' search for these passes (probing, the default; cdcl; race), --second-search off leaves out the
+//   lanes kernels' search for these passes (auto, the default; probing; cdcl; race), --second-search off leaves out the
 //   second search hard puzzles get (the A/B for it). Beside them, on 100 puzzles each
 //   (first solutions, 40 s cap): lanes vs the rounds solver on #201-300, and the three searches on #401-500.
 // - stppc-20x20: STPPC Pattern 20x20 (100 puzzles, all line-solvable): puzzles/s.
@@ -80,7 +80,7 @@ export const options: OptionSpec[] = [
   { name: 'count', value: 'N', help: 'TAAI puzzles, the first N (default 1,000; 100 with --quick)' },
   { name: 'cpu-count', value: 'N', help: 'TAAI puzzles the CPU solver runs beside the GPU (default 100)' },
   { name: 'timeout', value: 'S', help: 'seconds per TAAI pass (default 240)' },
-  { name: 'search', value: 'S', choices: ['probing', 'cdcl', 'race'], help: 'the lanes kernels\' search for the TAAI passes (default probing)' },
+  { name: 'search', value: 'S', choices: SEARCHES, help: 'the lanes kernels\' search for the TAAI passes (default auto)' },
   { name: 'second-search', value: 'on|off', choices: ['on', 'off'], help: 'off: no second search on hard puzzles' },
   { name: 'lanes', value: 'L', choices: ['on', 'off'], help: 'off: everything on the rounds solver' },
   { name: 'with', value: 'collections', help: 'every collection of ../shared/data/nonogram as well' },
@@ -100,8 +100,8 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
   // `--lanes off`: the rounds solver (every probe copy in a batch, the host deciding each round) instead of the lanes
   // kernel (one puzzle per invocation)
   const lanes = o.lanes !== 'off';
-  // `--search cdcl|race`: the whole-set passes with that search of the lanes kernels (default probing)
-  const search = (o.search ?? 'probing') as Search;
+  // `--search probing|cdcl|race`: the whole-set passes with that search of the lanes kernels (default auto)
+  const search = (o.search ?? 'auto') as Search;
   if (!SEARCHES.includes(search)) throw new Error(`--search takes ${SEARCHES.join(', ')}`);
   // `--second-search off`: no second search for hard puzzles (the A/B for lane.ts DEFAULT_SCORES)
   const secondSearch = o['second-search'] !== 'off';

@@ -23,7 +23,7 @@ describe('cellsolve command line', () => {
     expect(typo.stderr).toContain('no option --serch (did you mean --search?');
     const choice = cli(['solve', 'nonogram', '--search', 'cdc', 'x.non']);
     expect(choice.status).toBe(2);
-    expect(choice.stderr).toContain("--search takes probing, cdcl, race (got 'cdc')");
+    expect(choice.stderr).toContain("--search takes auto, probing, cdcl, race (got 'cdc')");
     expect(choice.stderr).not.toContain('pipelines ready');
     for (const args of [['gen', 'maze', '--loop', '3'], ['life', 'x.rle', '--tours'], ['info', '--adapter', 'cpu'], ['solve', 'sudoku', '--method', 'ilca', '--preset', 'nope', '-'], ['bench', 'nonogram', '--timout', '9']]) {
       const r = cli(args, '4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n');

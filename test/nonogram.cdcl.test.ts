@@ -124,7 +124,7 @@ describe.skipIf(skipGpu)('nonogram searches: cdcl and race answer as the probing
   it('solveNonograms with --search cdcl and race: same statuses as solveCpu, verified solutions, the answering search named', async () => {
     await withDevice(async (ctx) => {
       const ps = edgeCases().filter((p) => p.width * p.height <= 300);
-      for (const search of ['cdcl', 'race'] as const) {
+      for (const search of ['cdcl', 'race', 'auto'] as const) {
         const got = await solveNonograms(ctx, ps, { search });
         ps.forEach((p, i) => {
           const want = solveCpu(p);
@@ -160,6 +160,41 @@ describe.skipIf(skipGpu)('nonogram searches: cdcl and race answer as the probing
       });
       expect(by[4], '#451').toBe('cdcl');
       expect(by[5], '#651').toBe('probing');
+    });
+  });
+
+  it.runIf(existsSync(taaiFile))('auto: CDCL joins late and answers TAAI #451 (probing: 193k probes), streamed as it comes', async () => {
+    await withDevice(async (ctx) => {
+      const all = parseNonograms(readFileSync(taaiFile), taaiFile).map((r) => r.puzzle!);
+      const ps = [all[0], all[450]];
+      const streamed = new Map<number, string>();
+      const got = await solveNonograms(ctx, ps, { maxSolutions: 1, lateJoinAfter: 20, onResult: (i, r) => streamed.set(i, `${r.status} ${r.search} ${r.solution}`) });
+      expect(got.map((r) => `${r.status} ${r.search}`)).toEqual(['solved probing', 'solved cdcl']);
+      got.forEach((r, i) => {
+        expect(verify(ps[i], r.solution!), `#${i}`).toBe(true);
+        expect(streamed.get(i), `#${i} streamed`).toBe(`${r.status} ${r.search} ${r.solution}`);
+      });
+    });
+  });
+
+  it('a race whose second kernel is made on demand makes it only when a puzzle has run joinAfter rounds', async () => {
+    await withDevice(async (ctx) => {
+      const easy = edgeCases().filter((p) => p.width * p.height <= 100);
+      const hard = [randomPicture(25, 25, 4242, 50)];
+      for (const [ps, joinAfter, made] of [[easy, 1_000, 0], [hard, 1, 1]] as const) {
+        let calls = 0;
+        const stats = { dispatches: 0, readbacks: 0 };
+        const probing = await probingKernel(ctx, [...ps], { maxSolutions: 1, budget: 20 });
+        const second = () => (calls++, cdclKernel(ctx, [...ps], { maxSolutions: 1, lanes: 4, slots: 4, budget: 20 }));
+        const streamed: number[] = [];
+        const got = await raceRounds(ctx, [...ps], probing, second, { joinAfter, onFirst: (i) => streamed.push(i), onSecond: (i) => streamed.push(i) }, stats);
+        expect(calls, `${ps.length} puzzles`).toBe(made);
+        ps.forEach((p, i) => {
+          const answer = [got.first[i], got.second[i]].find((o) => o && ANSWERS.has(o.status));
+          expect(answer?.status === 'contradiction' || verify(p, answer!.solutions[0]), `#${i}`).toBe(true);
+        });
+        expect(streamed.sort((x, y) => x - y), 'every answer streamed once').toEqual(ps.map((_, i) => i));
+      }
     });
   });
 

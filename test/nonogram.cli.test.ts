@@ -117,7 +117,7 @@ describe('cellsolve gen/solve nonogram', () => {
     expect(c2.status).toBe('contradiction');
     const badSearch = cli(['solve', 'nonogram', '--search', 'dfs', `${S}two-ways.json`]);
     expect(badSearch.status).toBe(2);
-    expect(badSearch.stderr).toContain('--search takes probing, cdcl, race');
+    expect(badSearch.stderr).toContain('--search takes auto, probing, cdcl, race');
     const none = cli(['solve', 'nonogram', '--json', `${S}no-solution.nin`]);
     expect(none.status).toBe(1);
     expect(JSON.parse(none.stdout).status).toBe('contradiction');

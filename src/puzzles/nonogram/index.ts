@@ -22,7 +22,7 @@ function toResult(r: NonogramResult): SolveResult {
 // the values were checked against solveOptions' choices by the command line
 const maxSolutionsOption = (options: Record<string, string | boolean>) => Number(options['max-solutions'] ?? 2);
 const lanesOption = (options: Record<string, string | boolean>) => options.lanes !== 'off';
-const searchOption = (options: Record<string, string | boolean>) => (options.search ?? 'probing') as Search;
+const searchOption = (options: Record<string, string | boolean>) => (options.search ?? 'auto') as Search;
 
 function cpuResult(p: Nonogram, opts: SolveOptions, t0: number, note?: string): SolveResult {
   if (opts.method === 'line') {
@@ -121,7 +121,7 @@ export const nonogram: PuzzleKind<Nonogram> = {
   // a TAAI-sized batch runs for minutes: Ctrl-C stops it after the rounds in flight, with what was answered
   interruptible: true,
   solveOptions: [
-    { name: 'search', value: 'S', choices: SEARCHES, help: 'past probing (full): probing and depth-first search (default), cdcl (learned clauses), or race (both on the hard puzzles)' },
+    { name: 'search', value: 'S', choices: SEARCHES, help: 'past probing (full): auto (default: probing and depth-first search, CDCL too on puzzles still open after 1,000 rounds), probing (alone), cdcl (learned clauses alone), or race (both on the hard puzzles, CDCL after 80 rounds)' },
     { name: 'max-solutions', value: 'N', choices: ['1', '2'], help: '1: stop at the first solution (tournament rules); 2: prove uniqueness (default)' },
     { name: 'lanes', value: 'L', choices: ['on', 'off'], help: 'on: one puzzle per GPU invocation (default); off: the rounds solver' },
     { name: 'mode', value: 'M', choices: ['one-gen', 'multi-gen'], help: 'line: one generation per dispatch, or to the fixpoint in one (default)' },

@@ -390,48 +390,55 @@ export async function runRounds<O>(ctx: GpuContext, puzzles: Nonogram[], kernel:
   return run.out;
 }
 
-export interface RaceOptions extends RoundOptions {
+export interface RaceOptions<A, B> extends RoundOptions {
   /** rounds a puzzle's job runs on the first kernel before the second one starts on it too */
   joinAfter?: number;
+  /** each puzzle's answer as it comes, from the kernel that found it */
+  onFirst?: (index: number, outcome: A) => void;
+  onSecond?: (index: number, outcome: B) => void;
 }
 
 /**
  * Runs two round kernels on the same puzzles at once, each in its own loop of rounds (their dispatches share the
  * GPU's queue). The first takes every puzzle in order; the second takes a puzzle once the first's job on it has run
  * `joinAfter` rounds without an answer (easy puzzles stay off it). The first answer of a puzzle ends the other
- * kernel's job on it. Both kernels' outcomes in puzzle order: a job ended by the other's answer has none; at a
- * deadline, both kernels' suspended searches.
+ * kernel's job on it. `second` may be a promise-maker: it is then made (its pipeline compiled) only when a puzzle
+ * first needs it, so a late join costs a run that never gets there nothing. Both kernels' outcomes in puzzle order:
+ * a job ended by the other's answer has none; at a deadline, both kernels' suspended searches.
  */
 export async function raceRounds<A extends { status: LaneStatus }, B extends { status: LaneStatus }>(
   ctx: GpuContext,
   puzzles: Nonogram[],
   first: RoundKernel<A>,
-  second: RoundKernel<B>,
-  opts: RaceOptions,
+  second: RoundKernel<B> | (() => Promise<RoundKernel<B>>),
+  opts: RaceOptions<A, B>,
   stats: RoundStats,
 ): Promise<{ first: (A | undefined)[]; second: (B | undefined)[] }> {
   const t0 = performance.now();
   const a = new RoundRun(ctx, puzzles, first, stats, t0);
-  const b = new RoundRun(ctx, puzzles, second, stats, t0);
+  let b = typeof second === 'function' ? undefined : new RoundRun(ctx, puzzles, second, stats, t0);
   const joinAfter = opts.joinAfter ?? 2;
   const answered = new Set<number>();
-  const finish = (finished: number[], run: RoundRun<{ status: LaneStatus }>, other: RoundRun<{ status: LaneStatus }>) => {
+  const finish = <O extends { status: LaneStatus }>(finished: number[], run: RoundRun<O>, other: RoundRun<{ status: LaneStatus }> | undefined, report?: (index: number, outcome: O) => void) => {
     let count = 0;
     for (const i of finished) {
       // a search that ended without an answer (a cap) leaves the puzzle to the other
       if (answered.has(i) || !ANSWERS.has(run.out[i]!.status)) continue;
       answered.add(i);
-      other.drop(i);
+      other?.drop(i);
+      report?.(i, run.out[i]!);
       count++;
     }
     if (count) opts.onChunk?.(count);
   };
-  const join = () => {
+  const ready = (job: { index: number; rounds: number }) => job.rounds >= joinAfter && !answered.has(job.index);
+  const join = (run: RoundRun<B>) => {
     for (const job of a.jobs()) {
-      if (!b.room) break;
-      if (job.rounds >= joinAfter && !answered.has(job.index) && !b.has(job.index)) b.start(job.index);
+      if (!run.room) break;
+      if (ready(job) && !run.has(job.index)) run.start(job.index);
     }
   };
+  const nap = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
   let firstDone = false;
   try {
     const loopA = (async () => {
@@ -442,28 +449,35 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
             for (; a.room && next < puzzles.length; next++) if (!answered.has(next)) a.start(next);
           },
           more: () => !a.late(opts) && (a.busy > 0 || next < puzzles.length),
-          onFinished: (finished) => finish(finished, a, b),
+          onFinished: (finished) => finish(finished, a, b, opts.onFirst),
         });
       } finally {
         firstDone = true;
       }
     })();
     const loopB = (async () => {
-      while (!b.late(opts)) {
-        join();
-        if (b.busy) await b.run({ refill: join, more: () => !b.late(opts) && b.busy > 0, onFinished: (finished) => finish(finished, b, a) });
+      // the second kernel is made when a puzzle first needs it (looked for every 50 ms: a.jobs() can be 1,000 long)
+      while (!b && !firstDone && !a.late(opts)) {
+        if (a.jobs().some(ready)) b = new RoundRun(ctx, puzzles, await (second as () => Promise<RoundKernel<B>>)(), stats, t0);
+        else await nap(50);
+      }
+      const run = b;
+      if (!run) return;
+      while (!run.late(opts)) {
+        join(run);
+        if (run.busy) await run.run({ refill: () => join(run), more: () => !run.late(opts) && run.busy > 0, onFinished: (finished) => finish(finished, run, a, opts.onSecond) });
         else if (firstDone) break;
-        else await new Promise((wake) => setTimeout(wake, 5));
+        else await nap(5);
       }
     })();
     await Promise.all([loopA, loopB]);
     await a.stop();
-    await b.stop();
+    await b?.stop();
   } finally {
     a.destroy();
-    b.destroy();
+    b?.destroy();
   }
-  return { first: a.out, second: b.out };
+  return { first: a.out, second: b?.out ?? new Array(puzzles.length) };
 }
 
 /** The starting cells as rows' filled and empty bits. */

@@ -95,12 +95,13 @@ export interface NonogramResult {
 }
 
 /**
- * How `full` searches puzzles the lanes kernels take: 'probing' (the default: probing and depth-first search,
- * lane.wgsl), 'cdcl' (conflict-driven search with learned clauses, cdcl.wgsl), or 'race': probing on every puzzle,
- * CDCL too on those probing has not answered in RACE_JOIN_AFTER rounds; the first answer counts.
+ * How `full` searches puzzles the lanes kernels take: 'auto' (the default: probing, with CDCL joining the puzzles it
+ * has not answered in LATE_JOIN_AFTER rounds), 'probing' (probing and depth-first search alone, lane.wgsl), 'cdcl'
+ * (conflict-driven search with learned clauses alone, cdcl.wgsl), or 'race': probing on every puzzle, CDCL too on
+ * those probing has not answered in RACE_JOIN_AFTER rounds; the first answer counts.
  */
-export type Search = 'race' | 'probing' | 'cdcl';
-export const SEARCHES: Search[] = ['probing', 'cdcl', 'race'];
+export type Search = 'auto' | 'probing' | 'cdcl' | 'race';
+export const SEARCHES: Search[] = ['auto', 'probing', 'cdcl', 'race'];
 
 /**
  * The race's CDCL side: it joins a puzzle after probing has spent 80 rounds (500 probes each) on it, and runs on
@@ -110,10 +111,20 @@ export const SEARCHES: Search[] = ['probing', 'cdcl', 'race'];
 const RACE_JOIN_AFTER = 80;
 const RACE_CDCL = { lanes: 16, slots: 16, budget: 100 };
 
+/**
+ * 'auto': CDCL joins a puzzle only after probing has spent 1,000 rounds on it (up to 500,000 probes), where
+ * probing's tail is: puzzles it answers past 10^6 probes, and the eight TAAI puzzles it left open after 7.5M probes
+ * each, six of which CDCL answers (README). A TAAI run reaches that many rounds only after its first ~10 minutes
+ * (300-500 rounds in 240 s), a lone hard puzzle after ~10 s; the CDCL pipeline is compiled only then.
+ */
+const LATE_JOIN_AFTER = 1000;
+
 export interface NonogramSolveOptions {
   method?: 'line' | 'full';
-  /** `full` on the lanes kernels: which search (default probing) */
+  /** `full` on the lanes kernels: which search (default auto) */
   search?: Search;
+  /** 'auto': rounds of probing before CDCL joins a puzzle (default LATE_JOIN_AFTER; tests make it small) */
+  lateJoinAfter?: number;
   /** 'multi-gen' (default): one invocation per copy, many generations per dispatch; 'one-gen': one per line */
   mode?: Mode;
   timeoutMs?: number;
@@ -169,10 +180,11 @@ export async function compileNonogramRules(ctx: GpuContext, puzzles: Nonogram[],
   // `full` puts what fits on the lanes kernels; the rounds solver's pipelines then only for the rest (a puzzle the
   // lanes hand back compiles them when it needs them)
   const onLanes = (opts.method ?? 'full') === 'full' && opts.lanes !== false;
-  const search = opts.search ?? 'probing';
+  const search = opts.search ?? 'auto';
   if (onLanes && puzzles.some(laneTakes)) {
     if (search !== 'cdcl') await nonogramLanePipeline(ctx);
-    if (search !== 'probing') await nonogramCdclPipeline(ctx);
+    // 'auto' compiles CDCL when a puzzle first needs it (most runs never do)
+    if (search === 'cdcl' || search === 'race') await nonogramCdclPipeline(ctx);
   }
   const rounds = onLanes ? puzzles.filter((p) => !laneTakes(p)) : puzzles;
   for (const k of new Set(rounds.map(lineWordsFor))) (await Batch.create(ctx, nonogramRule(k))).destroy();
@@ -200,13 +212,19 @@ export async function solveNonograms(ctx: GpuContext, puzzles: Nonogram[], opts:
     scores: opts.secondSearch === false ? DEFAULT_SCORES.slice(0, 1) : undefined,
     onOutcome: (k: number, o: LaneOutcome) => ANSWERS.has(o.status) && opts.onResult?.(onLanes[k], laneResult(o, maxSolutions)),
   };
-  const search = opts.search ?? 'probing';
+  const search = opts.search ?? 'auto';
   let probing: (LaneOutcome | undefined)[] = [];
   let cdcl: (CdclOutcome | undefined)[] = [];
   if (search === 'probing') probing = await solveNonogramLanes(ctx, lanePuzzles, probingOpts, laneStats);
   else if (search === 'cdcl') cdcl = await solveNonogramCdcl(ctx, lanePuzzles, common, laneStats);
   else if (lanePuzzles.length) {
-    const raced = await raceRounds(ctx, lanePuzzles, await probingKernel(ctx, lanePuzzles, probingOpts), await cdclKernel(ctx, lanePuzzles, { ...common, ...RACE_CDCL }), { ...common, joinAfter: RACE_JOIN_AFTER }, laneStats);
+    const cdclSide = () => cdclKernel(ctx, lanePuzzles, { ...common, ...RACE_CDCL });
+    const raced = await raceRounds(ctx, lanePuzzles, await probingKernel(ctx, lanePuzzles, probingOpts), search === 'race' ? await cdclSide() : cdclSide, {
+      ...common,
+      joinAfter: search === 'race' ? RACE_JOIN_AFTER : (opts.lateJoinAfter ?? LATE_JOIN_AFTER),
+      onFirst: probingOpts.onOutcome,
+      onSecond: (k, c) => opts.onResult?.(onLanes[k], cdclResult(c, maxSolutions)),
+    }, laneStats);
     probing = raced.first;
     cdcl = raced.second;
   }
