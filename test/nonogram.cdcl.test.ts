@@ -198,6 +198,18 @@ describe.skipIf(skipGpu)('nonogram searches: cdcl and race answer as the probing
     });
   });
 
+  it('a race with secondShare paces its second kernel: short first rounds shrink the second\'s budget per round', async () => {
+    await withDevice(async (ctx) => {
+      const hard = Array.from({ length: 8 }, (_, i) => randomPicture(31, 31, 2000 + i, 50));
+      const stats = { dispatches: 0, readbacks: 0 };
+      const probing = await probingKernel(ctx, hard, { budget: 20 });
+      const cdcl = await cdclKernel(ctx, hard, { lanes: 4, slots: 4, budget: 400 });
+      await raceRounds(ctx, hard, probing, cdcl, { joinAfter: 1, secondShare: 0.1, deadline: performance.now() + 4000 }, stats);
+      expect(cdcl.budget).toBeLessThan(400);
+      expect(cdcl.budget).toBeGreaterThanOrEqual(1);
+    });
+  });
+
   it('the race stops at a deadline: open puzzles unsolved (timeout), the others verified', async () => {
     await withDevice(async (ctx) => {
       const hard = Array.from({ length: 8 }, (_, i) => randomPicture(31, 31, 2000 + i, 50));

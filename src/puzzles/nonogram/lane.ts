@@ -194,14 +194,14 @@ export async function cdclKernel(ctx: GpuContext, puzzles: Nonogram[], opts: Cdc
   const { lanes, slots, maxSolutions } = jobsInFlight(puzzles, opts, 64, 2);
   const arenaWords = opts.arenaWords ?? arenaFor(slots, scratchLimit(ctx));
   const slotWords = CDCL_SLOT_FIXED + arenaWords;
-  const budget = opts.budget ?? 200;
-  return {
+  const kernel: RoundKernel<CdclOutcome> = {
     label: 'nonogram.cdcl',
     pipeline: await nonogramCdclPipeline(ctx),
     lanes,
     slots,
     slotWords,
-    params: (count) => Uint32Array.from([count, opts.conflictCap ?? 0xffffffff, maxSolutions, budget, slotWords, arenaWords, 0, 0]),
+    budget: opts.budget ?? 200,
+    params: (count) => Uint32Array.from([count, opts.conflictCap ?? 0xffffffff, maxSolutions, kernel.budget!, slotWords, arenaWords, 0, 0]),
     outcome: (status, w, at, solutionsAt, found, p, ms) => ({
       status,
       solutions: solutionsOf(w, solutionsAt, found, p),
@@ -217,6 +217,7 @@ export async function cdclKernel(ctx: GpuContext, puzzles: Nonogram[], opts: Cdc
     // slot header: the result header's counters from word 1, then the solutions found (cdcl.wgsl)
     report: { words: 96, solutionsAt: 32, found: 8 },
   };
+  return kernel;
 }
 
 /** Conflict-driven search over the puzzles (each must pass laneTakes); outcomes as solveNonogramLanes'. */

@@ -48,6 +48,8 @@ export interface RoundKernel<O> {
    */
   variants?: readonly number[];
   joinAfter?: number;
+  /** work per job per round, where the kernel's params read it from here (a race paces its second kernel by it) */
+  budget?: number;
 }
 
 export interface RoundStats {
@@ -125,7 +127,7 @@ export class RoundRun<O> {
   constructor(
     private readonly ctx: GpuContext,
     private readonly puzzles: Nonogram[],
-    private readonly kernel: RoundKernel<O>,
+    readonly kernel: RoundKernel<O>,
     private readonly stats: RoundStats,
     private readonly t0 = performance.now(),
   ) {
@@ -396,6 +398,14 @@ export interface RaceOptions<A, B> extends RoundOptions {
   /** each puzzle's answer as it comes, from the kernel that found it */
   onFirst?: (index: number, outcome: A) => void;
   onSecond?: (index: number, outcome: B) => void;
+  /**
+   * The share of the GPU's time the second kernel aims at while both run: its `budget` per round is scaled after
+   * each of its rounds so that they last share / (1 - share) of the first's. Without it the budget stays as it is,
+   * and since the queue alternates the two loops' rounds, each kernel gets the GPU in proportion to its round's
+   * length: 16 CDCL jobs of 100 conflicts (~2 s) beside probing's few tail puzzles (~0.1 s rounds) took ~95% of it
+   * (a TAAI run's open puzzles got 577,750 probes in 45 minutes instead of 7.5M).
+   */
+  secondShare?: number;
 }
 
 /**
@@ -439,6 +449,22 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
     }
   };
   const nap = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
+  // Each round's GPU time, as the time since the readback before it of either kernel (rounds run one after another
+  // on the queue, which is never empty while both run), averaged; the second's budget follows.
+  let lastRead = performance.now();
+  const took = { first: 0, second: 0 };
+  const timed = (which: 'first' | 'second') => {
+    const now = performance.now();
+    const ms = now - lastRead;
+    lastRead = now;
+    took[which] = took[which] ? 0.7 * took[which] + 0.3 * ms : ms;
+  };
+  const pace = (kernel: RoundKernel<B>, most: number) => {
+    const share = opts.secondShare;
+    if (share === undefined || !kernel.budget || !took.first || !took.second) return;
+    const want = (took.first * share) / (1 - share);
+    kernel.budget = Math.max(1, Math.min(most, Math.round((kernel.budget * want) / took.second)));
+  };
   let firstDone = false;
   try {
     const loopA = (async () => {
@@ -449,7 +475,10 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
             for (; a.room && next < puzzles.length; next++) if (!answered.has(next)) a.start(next);
           },
           more: () => !a.late(opts) && (a.busy > 0 || next < puzzles.length),
-          onFinished: (finished) => finish(finished, a, b, opts.onFirst),
+          onFinished: (finished) => {
+            timed('first');
+            finish(finished, a, b, opts.onFirst);
+          },
         });
       } finally {
         firstDone = true;
@@ -463,9 +492,16 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
       }
       const run = b;
       if (!run) return;
+      const kernel = run.kernel;
+      const most = kernel.budget ?? 0;
       while (!run.late(opts)) {
         join(run);
-        if (run.busy) await run.run({ refill: () => join(run), more: () => !run.late(opts) && run.busy > 0, onFinished: (finished) => finish(finished, run, a, opts.onSecond) });
+        const onFinished = (finished: number[]) => {
+          timed('second');
+          pace(kernel, most);
+          finish(finished, run, a, opts.onSecond);
+        };
+        if (run.busy) await run.run({ refill: () => join(run), more: () => !run.late(opts) && run.busy > 0, onFinished });
         else if (firstDone) break;
         else await nap(5);
       }

@@ -110,6 +110,10 @@ export const SEARCHES: Search[] = ['auto', 'probing', 'cdcl', 'race'];
  */
 const RACE_JOIN_AFTER = 80;
 const RACE_CDCL = { lanes: 16, slots: 16, budget: 100 };
+/** the GPU time CDCL aims at beside probing (raceRounds `secondShare`): a quarter in the race, where probing still
+ * has most puzzles; half once it joins late, when probing has only its tail left */
+const RACE_CDCL_SHARE = 0.25;
+const LATE_CDCL_SHARE = 0.5;
 
 /**
  * 'auto': CDCL joins a puzzle only after probing has spent 1,000 rounds on it (up to 500,000 probes), where
@@ -222,6 +226,7 @@ export async function solveNonograms(ctx: GpuContext, puzzles: Nonogram[], opts:
     const raced = await raceRounds(ctx, lanePuzzles, await probingKernel(ctx, lanePuzzles, probingOpts), search === 'race' ? await cdclSide() : cdclSide, {
       ...common,
       joinAfter: search === 'race' ? RACE_JOIN_AFTER : (opts.lateJoinAfter ?? LATE_JOIN_AFTER),
+      secondShare: search === 'race' ? RACE_CDCL_SHARE : LATE_CDCL_SHARE,
       onFirst: probingOpts.onOutcome,
       onSecond: (k, c) => opts.onResult?.(onLanes[k], cdclResult(c, maxSolutions)),
     }, laneStats);
