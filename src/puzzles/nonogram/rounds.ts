@@ -448,7 +448,16 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
       if (ready(job) && !run.has(job.index)) run.start(job.index);
     }
   };
-  const nap = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
+  // the second loop's naps end early when the first loop ends (a small batch is done in tens of ms)
+  let wake = () => {};
+  const nap = (ms: number) =>
+    new Promise<void>((done) => {
+      const timer = setTimeout(done, ms);
+      wake = () => {
+        clearTimeout(timer);
+        done();
+      };
+    });
   // Each round's GPU time, as the time since the readback before it of either kernel (rounds run one after another
   // on the queue, which is never empty while both run), averaged; the second's budget follows.
   let lastRead = performance.now();
@@ -482,6 +491,7 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
         });
       } finally {
         firstDone = true;
+        wake();
       }
     })();
     const loopB = (async () => {
