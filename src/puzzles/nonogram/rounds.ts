@@ -402,7 +402,7 @@ export interface RaceOptions<A, B> extends RoundOptions {
    * The share of the GPU's time the second kernel aims at while both run: its `budget` per round is scaled after
    * each of its rounds so that they last share / (1 - share) of the first's. Without it the budget stays as it is,
    * and since the queue alternates the two loops' rounds, each kernel gets the GPU in proportion to its round's
-   * length: 16 CDCL jobs of 100 conflicts (~2 s) beside probing's few tail puzzles (~0.1 s rounds) took ~95% of it
+   * length: 16 CDCL jobs of 100 conflicts (~2 s) beside probing's few tail puzzles (~0.1 s rounds) took over 90% of it
    * (a TAAI run's open puzzles got 577,750 probes in 45 minutes instead of 7.5M).
    */
   secondShare?: number;
@@ -504,13 +504,13 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
       if (!run) return;
       const kernel = run.kernel;
       const most = kernel.budget ?? 0;
+      const onFinished = (finished: number[]) => {
+        timed('second');
+        pace(kernel, most);
+        finish(finished, run, a, opts.onSecond);
+      };
       while (!run.late(opts)) {
         join(run);
-        const onFinished = (finished: number[]) => {
-          timed('second');
-          pace(kernel, most);
-          finish(finished, run, a, opts.onSecond);
-        };
         if (run.busy) await run.run({ refill: () => join(run), more: () => !run.late(opts) && run.busy > 0, onFinished });
         else if (firstDone) break;
         else await nap(5);

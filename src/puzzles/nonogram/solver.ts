@@ -96,45 +96,38 @@ export interface NonogramResult {
 
 /**
  * How `full` searches puzzles the lanes kernels take: 'auto' (the default: probing, with CDCL joining the puzzles it
- * has not answered in LATE_JOIN_AFTER rounds), 'probing' (probing and depth-first search alone, lane.wgsl), 'cdcl'
+ * has not answered in CDCL_JOINS.auto rounds), 'probing' (probing and depth-first search alone, lane.wgsl), 'cdcl'
  * (conflict-driven search with learned clauses alone, cdcl.wgsl), or 'race': probing on every puzzle, CDCL too on
- * those probing has not answered in RACE_JOIN_AFTER rounds; the first answer counts.
+ * those probing has not answered in CDCL_JOINS.race rounds; the first answer counts.
  */
 export type Search = 'auto' | 'probing' | 'cdcl' | 'race';
 export const SEARCHES: Search[] = ['auto', 'probing', 'cdcl', 'race'];
 
 /**
- * The race's CDCL side: it joins a puzzle after probing has spent 80 rounds (500 probes each) on it, and runs on
- * few lanes, so that it takes little of the GPU from probing. The two kernels share the GPU's queue: CDCL on more
- * lanes, or joining after 2 or 5 rounds (of 2,000 probes), answered fewer TAAI puzzles in 82 and 240 s than probing alone (README).
+ * The CDCL side of 'race' and 'auto': it runs on few lanes, joining a puzzle after probing has spent `joinAfter`
+ * rounds (500 probes each) on it, and aims at `share` of the GPU's time (raceRounds `secondShare`).
+ * - race: after 80 rounds, a quarter of the GPU (probing still has most puzzles). CDCL on more lanes, or joining
+ *   after 2 or 5 rounds (of 2,000 probes), answered fewer TAAI puzzles in 82 and 240 s than probing alone (README).
+ * - auto: after 1,000 rounds (up to 500,000 probes), where probing's tail is: puzzles it answers past 10^6 probes,
+ *   and the eight TAAI puzzles it left open after 7.5M probes each, six of which CDCL answers (README). A TAAI run
+ *   gets there after ~7 minutes (300-500 rounds in 240 s; the first CDCL answer at 441 s), a lone hard puzzle after
+ *   ~10 s, and the CDCL pipeline is compiled only then. Half the GPU: probing has only its tail left.
  */
-const RACE_JOIN_AFTER = 80;
 const RACE_CDCL = { lanes: 16, slots: 16, budget: 100 };
-/** the GPU time CDCL aims at beside probing (raceRounds `secondShare`): a quarter in the race, where probing still
- * has most puzzles; half once it joins late, when probing has only its tail left */
-const RACE_CDCL_SHARE = 0.25;
-const LATE_CDCL_SHARE = 0.5;
-
-/**
- * 'auto': CDCL joins a puzzle only after probing has spent 1,000 rounds on it (up to 500,000 probes), where
- * probing's tail is: puzzles it answers past 10^6 probes, and the eight TAAI puzzles it left open after 7.5M probes
- * each, six of which CDCL answers (README). A TAAI run reaches that many rounds only after its first ~10 minutes
- * (300-500 rounds in 240 s), a lone hard puzzle after ~10 s; the CDCL pipeline is compiled only then.
- */
-const LATE_JOIN_AFTER = 1000;
+const CDCL_JOINS = { race: { joinAfter: 80, share: 0.25 }, auto: { joinAfter: 1000, share: 0.5 } };
 
 export interface NonogramSolveOptions {
   method?: 'line' | 'full';
   /** `full` on the lanes kernels: which search (default auto) */
   search?: Search;
-  /** 'auto': rounds of probing before CDCL joins a puzzle (default LATE_JOIN_AFTER; tests make it small) */
+  /** 'auto': rounds of probing before CDCL joins a puzzle (default CDCL_JOINS.auto; tests make it small) */
   lateJoinAfter?: number;
   /** 'multi-gen' (default): one invocation per copy, many generations per dispatch; 'one-gen': one per line */
   mode?: Mode;
   timeoutMs?: number;
   /** an abort stops the run as the timeout does (after the rounds in flight); unanswered puzzles say 'interrupted' */
   signal?: AbortSignal;
-  /** a puzzle's answer as soon as the probing lanes have it (the returned array holds the same), for output that
+  /** a puzzle's answer as soon as the lanes kernels have it (the returned array holds the same), for output that
    * streams in a long run */
   onResult?: (index: number, result: NonogramResult) => void;
   maxGenerations?: number;
@@ -223,10 +216,11 @@ export async function solveNonograms(ctx: GpuContext, puzzles: Nonogram[], opts:
   else if (search === 'cdcl') cdcl = await solveNonogramCdcl(ctx, lanePuzzles, common, laneStats);
   else if (lanePuzzles.length) {
     const cdclSide = () => cdclKernel(ctx, lanePuzzles, { ...common, ...RACE_CDCL });
+    const { joinAfter, share } = CDCL_JOINS[search];
     const raced = await raceRounds(ctx, lanePuzzles, await probingKernel(ctx, lanePuzzles, probingOpts), search === 'race' ? await cdclSide() : cdclSide, {
       ...common,
-      joinAfter: search === 'race' ? RACE_JOIN_AFTER : (opts.lateJoinAfter ?? LATE_JOIN_AFTER),
-      secondShare: search === 'race' ? RACE_CDCL_SHARE : LATE_CDCL_SHARE,
+      joinAfter: search === 'auto' ? (opts.lateJoinAfter ?? joinAfter) : joinAfter,
+      secondShare: share,
       onFirst: probingOpts.onOutcome,
       onSecond: (k, c) => opts.onResult?.(onLanes[k], cdclResult(c, maxSolutions)),
     }, laneStats);
