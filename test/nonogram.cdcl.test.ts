@@ -62,8 +62,9 @@ describe.skipIf(skipGpu)('nonogram CDCL kernel = CPU twin, step for step', () =>
   function expectSteps(ps: Nonogram[], got: Awaited<ReturnType<typeof solveNonogramCdcl>>, maxSolutions: number, arenaWords?: number) {
     const seen = new Set<string>();
     ps.forEach((p, i) => {
-      const want = solveCdclCpu(p, { maxSolutions, arenaWords });
       const o = got[i]!;
+      // the search that answered: a hard puzzle gets a second with the other activity decay (CDCL_DECAY_SHIFTS)
+      const want = solveCdclCpu(p, { maxSolutions, arenaWords, decayShift: o.decayShift });
       const where = `#${i} ${p.width}x${p.height}`;
       const steps = (r: typeof want) => ({
         status: r.status,
@@ -104,6 +105,24 @@ describe.skipIf(skipGpu)('nonogram CDCL kernel = CPU twin, step for step', () =>
       expect(stats.dispatches).toBeGreaterThan(Math.ceil(ps.length / 6)); // searches waited in their slots
       expect(seen).toContain('solved/search');
       expect(got[16]!.restarts, '#451 restarts').toBeGreaterThan(0);
+    });
+  });
+
+  it.runIf(existsSync(taai))('TAAI 2011 #451 and #200 with two searches each (activity decays 4 and 5), the second joining after 2 rounds of 20 conflicts: each answer is its search\'s twin; the decay-5 search alone matches its twin too', async () => {
+    await withDevice(async (ctx) => {
+      const all = parseNonograms(readFileSync(taai), taai).map((r) => r.puzzle!);
+      const ps = [all[450], all[199]];
+      const stats = { dispatches: 0, readbacks: 0, joined: 0 };
+      const got = await solveNonogramCdcl(ctx, ps, { budget: 20, joinAfter: 2, maxSolutions: 1 }, stats);
+      expect(stats.joined, 'second searches').toBe(2);
+      expectSteps(ps, got, 1);
+      // #451 takes decay 4 383 conflicts and decay 5 5,791: the first answers though it had half of each round after the join
+      expect(got[0]!.decayShift).toBe(4);
+      const alone = await solveNonogramCdcl(ctx, [all[199]], { budget: 50, decayShifts: [5], maxSolutions: 1 });
+      expect(alone[0]!.decayShift).toBe(5);
+      expectSteps([all[199]], alone, 1);
+      expect(alone[0]!.conflicts).not.toBe(solveCdclCpu(all[199], { maxSolutions: 1 }).conflicts);
+      await expect(solveNonogramCdcl(ctx, ps, { decayShifts: [3] })).rejects.toThrow(/decay shift of 3/);
     });
   });
 

@@ -531,7 +531,8 @@ fn search(entryConflicts: u32) -> u32 {
         learned++;
       }
       assert_learnt(bt, at);
-      inc += inc >> 4u;
+      // the job's variant sets the activity decay (cdcl.ts CDCL_DECAY_SHIFTS)
+      inc += inc >> (4u + variant);
       if (inc > 0x100000u) { rescale(); }
       if (conflicts >= params.conflictCap) { return STATUS_CAPPED; }
       untilRestart--;
@@ -560,7 +561,7 @@ fn search(entryConflicts: u32) -> u32 {
       assert_learnt(dl - 1u, BLOCK);
       continue;
     }
-    if (conflicts - entryConflicts >= params.budget) { return STATUS_SUSPENDED; }
+    if (conflicts - entryConflicts >= max(1u, params.budget >> share)) { return STATUS_SUSPENDED; }
     // decide: the unassigned cell of highest activity (the lowest index on a tie), its saved phase
     var best = NONE;
     var bestA = 0u;

@@ -31,6 +31,15 @@ export const CDCL_ARENA_WORDS = 1 << 20;
 /** learned clauses up to this length survive a clean-up of the arena */
 export const CDCL_KEEP_LENGTH = 12;
 const RESTART_BASE = 100;
+/**
+ * Activity decay, as the shift of the bump's growth per conflict (`inc += inc >>> shift`): 4 decays faster than 5.
+ * Which is better differs wildly per puzzle (TAAI #451: 383 conflicts with 4, 5,791 with 5), so the kernel runs a
+ * hard puzzle's CDCL as two searches, one of each (cdcl.wgsl: shift 4 + the job's variant), and the first answer
+ * counts. CPU twin, first solutions, 8,000-conflict cap, TAAI puzzles that take 1,000 or more: #401-460 (34) 4 alone
+ * 153,656 conflicts and 7 capped, 5 alone 115,558 and 4, the better of the two per puzzle 2 capped; #461-560 (73)
+ * 359,569 and 25, 354,583 and 28, the better of the two 21.
+ */
+export const CDCL_DECAY_SHIFTS: readonly number[] = [4, 5];
 
 export const NONE = 0xffffffff;
 const DECISION = 0xffffffff;
@@ -46,6 +55,8 @@ export interface CdclOptions {
   conflictCap?: number;
   /** words for learned clauses (default CDCL_ARENA_WORDS; small ones make tests reach the clean-up) */
   arenaWords?: number;
+  /** activity decay (CDCL_DECAY_SHIFTS; default the first) */
+  decayShift?: number;
 }
 
 export interface CdclResult {
@@ -88,6 +99,7 @@ export function solveCdclCpu(p: Nonogram, opts: CdclOptions = {}): CdclResult {
   const maxSolutions = opts.maxSolutions ?? 2;
   const conflictCap = opts.conflictCap ?? Infinity;
   const arenaWords = opts.arenaWords ?? CDCL_ARENA_WORDS;
+  const decayShift = opts.decayShift ?? CDCL_DECAY_SHIFTS[0];
 
   const value = new Uint8Array(n);
   const level = new Uint32Array(n);
@@ -434,7 +446,7 @@ export function solveCdclCpu(p: Nonogram, opts: CdclOptions = {}): CdclResult {
         res.learned++;
       }
       assertLearnt(bt, at);
-      inc += inc >>> 4;
+      inc += inc >>> decayShift;
       if (inc > 0x100000) rescale();
       if (res.conflicts >= conflictCap) return finish('capped');
       untilRestart--;

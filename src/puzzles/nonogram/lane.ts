@@ -9,7 +9,7 @@ import type { GpuContext } from '../../gpu/context.ts';
 import type { Nonogram } from './codec.ts';
 import { gpuLimitError } from './pack.ts';
 import { BRANCH_SCORES, RESTART_AFTER, type BranchScore, type Level } from './reference.ts';
-import { CDCL_ARENA_WORDS, type CdclResult } from './cdcl.ts';
+import { CDCL_ARENA_WORDS, CDCL_DECAY_SHIFTS, type CdclResult } from './cdcl.ts';
 import { runRounds, type RoundKernel, type RoundStats } from './rounds.ts';
 
 /** lane.wgsl keeps a line in one word: lines up to 31 cells */
@@ -158,16 +158,24 @@ function checkTakes(puzzles: Nonogram[], label: string): void {
 /** The CPU twin's result (solveCdclCpu), with a lanes status and the time it came back. */
 export type CdclOutcome = Omit<CdclResult, 'status'> & {
   status: LaneStatus;
+  /** the activity decay of the search this outcome is from (CdclLaneOptions.decayShifts) */
+  decayShift: number;
   /** from the start of the call to the readback that brought it */
   ms: number;
 };
 
-export interface CdclLaneOptions extends Omit<LaneOptions, 'probeCap' | 'restartAfter' | 'scores' | 'joinAfter' | 'firstDepth' | 'onOutcome'> {
+export interface CdclLaneOptions extends Omit<LaneOptions, 'probeCap' | 'restartAfter' | 'scores' | 'firstDepth' | 'onOutcome'> {
   /** conflicts one puzzle may take before it comes back `capped` */
   conflictCap?: number;
   /** words per slot for learned clauses (default: arenaFor the slots) */
   arenaWords?: number;
+  /** the searches a puzzle may get, by activity decay, in the order they join it (default CDCL_DECAY_SHIFTS; each 4 to
+   * 31); each next one joins after `joinAfter` rounds (default CDCL_JOIN_AFTER) */
+  decayShifts?: readonly number[];
 }
+
+/** 5 rounds of 200 conflicts: puzzles CDCL answers in 1,000 conflicts or fewer get one search */
+export const CDCL_JOIN_AFTER = 5;
 
 /** cdcl.wgsl's slot: its fixed part (S_MEM + ARENA), then the arena of learned clauses */
 const CDCL_SLOT_FIXED = 7426 + 3075;
@@ -191,7 +199,9 @@ export function nonogramCdclPipeline(ctx: GpuContext): Promise<GPUComputePipelin
  * `budget` conflicts per round. */
 export async function cdclKernel(ctx: GpuContext, puzzles: Nonogram[], opts: CdclLaneOptions = {}): Promise<RoundKernel<CdclOutcome>> {
   checkTakes(puzzles, 'nonogram.cdcl');
-  const { lanes, slots, maxSolutions } = jobsInFlight(puzzles, opts, 64, 2);
+  const decayShifts = opts.decayShifts ?? CDCL_DECAY_SHIFTS;
+  for (const shift of decayShifts) if (!Number.isInteger(shift) || shift < 4 || shift > 31) throw new Error(`nonogram.cdcl: a decay shift of ${shift} (4 to 31)`);
+  const { lanes, slots, maxSolutions } = jobsInFlight(puzzles, opts, 64, 2, decayShifts.length);
   const arenaWords = opts.arenaWords ?? arenaFor(slots, scratchLimit(ctx));
   const slotWords = CDCL_SLOT_FIXED + arenaWords;
   const kernel: RoundKernel<CdclOutcome> = {
@@ -202,8 +212,9 @@ export async function cdclKernel(ctx: GpuContext, puzzles: Nonogram[], opts: Cdc
     slotWords,
     budget: opts.budget ?? 200,
     params: (count) => Uint32Array.from([count, opts.conflictCap ?? 0xffffffff, maxSolutions, kernel.budget!, slotWords, arenaWords, 0, 0]),
-    outcome: (status, w, at, solutionsAt, found, p, ms) => ({
+    outcome: (status, w, at, solutionsAt, found, p, ms, variant) => ({
       status,
+      decayShift: 4 + variant,
       solutions: solutionsOf(w, solutionsAt, found, p),
       conflicts: w[at + 1],
       decisions: w[at + 2],
@@ -214,6 +225,8 @@ export async function cdclKernel(ctx: GpuContext, puzzles: Nonogram[], opts: Cdc
       lineOnly: w[at + 7] === 1,
       ms,
     }),
+    variants: decayShifts.map((shift) => shift - 4),
+    joinAfter: opts.joinAfter ?? CDCL_JOIN_AFTER,
     // slot header: the result header's counters from word 1, then the solutions found (cdcl.wgsl)
     report: { words: 96, solutionsAt: 32, found: 8 },
   };

@@ -31,6 +31,7 @@ import {
   type CopyLayout,
 } from './pack.ts';
 import { EMPTY, emptyFirst, FILLED, initialCells, type BranchScore, type Level } from './reference.ts';
+import { CDCL_DECAY_SHIFTS } from './cdcl.ts';
 import { cdclKernel, DEFAULT_SCORES, laneTakes, nonogramCdclPipeline, nonogramLanePipeline, probingKernel, solveNonogramCdcl, solveNonogramLanes, type CdclOutcome, type LaneOutcome } from './lane.ts';
 import { ANSWERS, raceRounds } from './rounds.ts';
 
@@ -87,6 +88,8 @@ export interface NonogramResult {
   conflicts?: number;
   decisions?: number;
   learned?: number;
+  /** the activity decay of the CDCL search that answered (lane.ts CdclLaneOptions.decayShifts) */
+  decayShift?: number;
   /** solved: the solution is proven to be the only one (false: not proven, the search stopped at it: maxSolutions 1) */
   unique?: boolean;
   /** for unsolved/contradiction under `line`: the cells line logic decided (0 unknown, 1 filled, 2 empty) */
@@ -113,7 +116,7 @@ export const SEARCHES: Search[] = ['auto', 'probing', 'cdcl', 'race'];
  *   gets there after ~7 minutes (300-500 rounds in 240 s; the first CDCL answer at 441 s), a lone hard puzzle after
  *   ~10 s, and the CDCL pipeline is compiled only then. Half the GPU: probing has only its tail left.
  */
-const RACE_CDCL = { lanes: 16, slots: 16, budget: 100 };
+const RACE_CDCL = { lanes: 32, slots: 32, budget: 100 };
 const CDCL_JOINS = { race: { joinAfter: 80, share: 0.25 }, auto: { joinAfter: 1000, share: 0.5 } };
 
 export interface NonogramSolveOptions {
@@ -137,7 +140,8 @@ export interface NonogramSolveOptions {
   maxNodes?: number;
   /** probes per search on the lanes kernel (a hard puzzle gets two) before it hands the puzzle to the rounds solver */
   maxProbes?: number;
-  /** false: no second search for hard puzzles on the lanes kernel (lane.ts DEFAULT_SCORES; the bench's A/B) */
+  /** false: no second search for hard puzzles on the lanes kernels (lane.ts DEFAULT_SCORES, cdcl.ts
+   * CDCL_DECAY_SHIFTS; the bench's A/B) */
   secondSearch?: boolean;
   /** false: `full` on the rounds solver only (every probe copy a copy in a batch, the host deciding each round) */
   lanes?: boolean;
@@ -209,13 +213,14 @@ export async function solveNonograms(ctx: GpuContext, puzzles: Nonogram[], opts:
     scores: opts.secondSearch === false ? DEFAULT_SCORES.slice(0, 1) : undefined,
     onOutcome: (k: number, o: LaneOutcome) => ANSWERS.has(o.status) && opts.onResult?.(onLanes[k], laneResult(o, maxSolutions)),
   };
+  const cdclOpts = { ...common, decayShifts: opts.secondSearch === false ? CDCL_DECAY_SHIFTS.slice(0, 1) : undefined };
   const search = opts.search ?? 'auto';
   let probing: (LaneOutcome | undefined)[] = [];
   let cdcl: (CdclOutcome | undefined)[] = [];
   if (search === 'probing') probing = await solveNonogramLanes(ctx, lanePuzzles, probingOpts, laneStats);
-  else if (search === 'cdcl') cdcl = await solveNonogramCdcl(ctx, lanePuzzles, common, laneStats);
+  else if (search === 'cdcl') cdcl = await solveNonogramCdcl(ctx, lanePuzzles, cdclOpts, laneStats);
   else if (lanePuzzles.length) {
-    const cdclSide = () => cdclKernel(ctx, lanePuzzles, { ...common, ...RACE_CDCL });
+    const cdclSide = () => cdclKernel(ctx, lanePuzzles, { ...cdclOpts, ...RACE_CDCL });
     const { joinAfter, share } = CDCL_JOINS[search];
     const raced = await raceRounds(ctx, lanePuzzles, await probingKernel(ctx, lanePuzzles, probingOpts), search === 'race' ? await cdclSide() : cdclSide, {
       ...common,
@@ -297,6 +302,7 @@ function cdclResult(o: CdclOutcome, maxSolutions: number): NonogramResult {
     conflicts: o.conflicts,
     decisions: o.decisions,
     learned: o.learned,
+    decayShift: o.decayShift,
     ms: o.ms,
   };
 }
