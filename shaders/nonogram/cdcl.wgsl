@@ -60,6 +60,8 @@ const H_UNTIL_RESTART: u32 = 15u;
 
 const KEEP_LENGTH: u32 = 12u;
 const RESTART_BASE: u32 = 100u;
+// the activity decay: inc grows by inc >> (DECAY_SHIFT_BASE + the job's variant) per conflict (cdcl.ts CDCL_DECAY_SHIFTS)
+const DECAY_SHIFT_BASE: u32 = 4u;
 const NONE: u32 = 0xffffffffu;
 const DECISION: u32 = 0xffffffffu;
 const FACT: u32 = 0xfffffffeu;
@@ -531,8 +533,7 @@ fn search(entryConflicts: u32) -> u32 {
         learned++;
       }
       assert_learnt(bt, at);
-      // the job's variant sets the activity decay (cdcl.ts CDCL_DECAY_SHIFTS)
-      inc += inc >> (4u + variant);
+      inc += inc >> (DECAY_SHIFT_BASE + variant);
       if (inc > 0x100000u) { rescale(); }
       if (conflicts >= params.conflictCap) { return STATUS_CAPPED; }
       untilRestart--;

@@ -176,6 +176,8 @@ export interface CdclLaneOptions extends Omit<LaneOptions, 'probeCap' | 'restart
 
 /** 5 rounds of 200 conflicts: puzzles CDCL answers in 1,000 conflicts or fewer get one search */
 export const CDCL_JOIN_AFTER = 5;
+/** cdcl.wgsl DECAY_SHIFT_BASE: the decay shift is this plus the job's variant */
+const DECAY_SHIFT_BASE = 4;
 
 /** cdcl.wgsl's slot: its fixed part (S_MEM + ARENA), then the arena of learned clauses */
 const CDCL_SLOT_FIXED = 7426 + 3075;
@@ -200,7 +202,7 @@ export function nonogramCdclPipeline(ctx: GpuContext): Promise<GPUComputePipelin
 export async function cdclKernel(ctx: GpuContext, puzzles: Nonogram[], opts: CdclLaneOptions = {}): Promise<RoundKernel<CdclOutcome>> {
   checkTakes(puzzles, 'nonogram.cdcl');
   const decayShifts = opts.decayShifts ?? CDCL_DECAY_SHIFTS;
-  for (const shift of decayShifts) if (!Number.isInteger(shift) || shift < 4 || shift > 31) throw new Error(`nonogram.cdcl: a decay shift of ${shift} (4 to 31)`);
+  for (const shift of decayShifts) if (!Number.isInteger(shift) || shift < DECAY_SHIFT_BASE || shift > 31) throw new Error(`nonogram.cdcl: a decay shift of ${shift} (4 to 31)`);
   const { lanes, slots, maxSolutions } = jobsInFlight(puzzles, opts, 64, 2, decayShifts.length);
   const arenaWords = opts.arenaWords ?? arenaFor(slots, scratchLimit(ctx));
   const slotWords = CDCL_SLOT_FIXED + arenaWords;
@@ -214,7 +216,7 @@ export async function cdclKernel(ctx: GpuContext, puzzles: Nonogram[], opts: Cdc
     params: (count) => Uint32Array.from([count, opts.conflictCap ?? 0xffffffff, maxSolutions, kernel.budget!, slotWords, arenaWords, 0, 0]),
     outcome: (status, w, at, solutionsAt, found, p, ms, variant) => ({
       status,
-      decayShift: 4 + variant,
+      decayShift: DECAY_SHIFT_BASE + variant,
       solutions: solutionsOf(w, solutionsAt, found, p),
       conflicts: w[at + 1],
       decisions: w[at + 2],
@@ -225,7 +227,7 @@ export async function cdclKernel(ctx: GpuContext, puzzles: Nonogram[], opts: Cdc
       lineOnly: w[at + 7] === 1,
       ms,
     }),
-    variants: decayShifts.map((shift) => shift - 4),
+    variants: decayShifts.map((shift) => shift - DECAY_SHIFT_BASE),
     joinAfter: opts.joinAfter ?? CDCL_JOIN_AFTER,
     // slot header: the result header's counters from word 1, then the solutions found (cdcl.wgsl)
     report: { words: 96, solutionsAt: 32, found: 8 },
