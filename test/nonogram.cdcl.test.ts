@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseNonograms, pictureToPuzzle, type Nonogram } from '../src/puzzles/nonogram/codec.ts';
-import { lubyTerm, solveCdclCpu } from '../src/puzzles/nonogram/cdcl.ts';
+import { CDCL_SEARCHES, lubyTerm, solveCdclCpu } from '../src/puzzles/nonogram/cdcl.ts';
 import { cdclKernel, LANE_MAX_LINE, probingKernel, solveNonogramCdcl } from '../src/puzzles/nonogram/lane.ts';
 import { ANSWERS, raceRounds } from '../src/puzzles/nonogram/rounds.ts';
 import { compileNonogramRules, solveNonograms } from '../src/puzzles/nonogram/solver.ts';
@@ -32,20 +32,22 @@ describe('nonogram CDCL (CPU twin) answers as the probing solver does', () => {
     const seen = new Set<string>();
     for (const p of edgeCases()) {
       const want = solveCpu(p);
-      const got = solveCdclCpu(p);
-      const where = `${p.width}x${p.height} ${p.rows.join('/')}`;
-      expect(got.status, where).toBe(want.status);
-      seen.add(`${got.status}/${got.lineOnly ? 'line' : 'search'}`);
-      if (want.status === 'solved') expect(got.solutions, where).toEqual([want.solution]);
-      if (want.status === 'multiple') {
-        expect(got.solutions.length, where).toBe(2);
-        expect(got.solutions[0], where).not.toBe(got.solutions[1]);
-        for (const s of got.solutions) expect(verify(p, s), where).toBe(true);
+      for (const search of CDCL_SEARCHES) {
+        const got = solveCdclCpu(p, { search });
+        const where = `${p.width}x${p.height} ${p.rows.join('/')} ${JSON.stringify(search)}`;
+        expect(got.status, where).toBe(want.status);
+        seen.add(`${got.status}/${got.lineOnly ? 'line' : 'search'}`);
+        if (want.status === 'solved') expect(got.solutions, where).toEqual([want.solution]);
+        if (want.status === 'multiple') {
+          expect(got.solutions.length, where).toBe(2);
+          expect(got.solutions[0], where).not.toBe(got.solutions[1]);
+          for (const s of got.solutions) expect(verify(p, s), where).toBe(true);
+        }
+        // one solution asked for: the first one found, verified
+        const first = solveCdclCpu(p, { maxSolutions: 1, search });
+        expect(first.status, where).toBe(want.status === 'multiple' ? 'solved' : want.status);
+        if (first.status === 'solved') expect(verify(p, first.solutions[0]), where).toBe(true);
       }
-      // one solution asked for: the first one found, verified
-      const first = solveCdclCpu(p, { maxSolutions: 1 });
-      expect(first.status, where).toBe(want.status === 'multiple' ? 'solved' : want.status);
-      if (first.status === 'solved') expect(verify(p, first.solutions[0]), where).toBe(true);
     }
     for (const k of ['solved/line', 'contradiction/line', 'multiple/search']) expect([...seen], k).toContain(k);
   });
@@ -63,8 +65,8 @@ describe.skipIf(skipGpu)('nonogram CDCL kernel = CPU twin, step for step', () =>
     const seen = new Set<string>();
     ps.forEach((p, i) => {
       const o = got[i]!;
-      // the search that answered: a hard puzzle gets a second with the other activity decay (CDCL_DECAY_SHIFTS)
-      const want = solveCdclCpu(p, { maxSolutions, arenaWords, decayShift: o.decayShift });
+      // the search that answered: a hard puzzle gets more than one (CDCL_SEARCHES)
+      const want = solveCdclCpu(p, { maxSolutions, arenaWords, search: o.search });
       const where = `#${i} ${p.width}x${p.height}`;
       const steps = (r: typeof want) => ({
         status: r.status,
@@ -108,21 +110,26 @@ describe.skipIf(skipGpu)('nonogram CDCL kernel = CPU twin, step for step', () =>
     });
   });
 
-  it.runIf(existsSync(taai))('TAAI 2011 #451 and #200 with two searches each (activity decays 4 and 5), the second joining after 2 rounds of 20 conflicts: each answer is its search\'s twin; the decay-5 search alone matches its twin too', async () => {
+  it.runIf(existsSync(taai))('TAAI 2011 #451 and #133 with the three searches (CDCL_SEARCHES), each next joining after a round of 40 conflicts: each answer is its search\'s twin; the other searches alone match their twins too', async () => {
     await withDevice(async (ctx) => {
       const all = parseNonograms(readFileSync(taai), taai).map((r) => r.puzzle!);
-      const ps = [all[450], all[199]];
+      // first solutions, the three searches: #451 356 / 2,693 / 494 conflicts, #133 217 / 118 / 89
+      const ps = [all[450], all[132]];
       const stats = { dispatches: 0, readbacks: 0, joined: 0 };
-      const got = await solveNonogramCdcl(ctx, ps, { budget: 20, joinAfter: 2, maxSolutions: 1 }, stats);
-      expect(stats.joined, 'second searches').toBe(2);
+      const got = await solveNonogramCdcl(ctx, ps, { budget: 40, joinAfter: 1, maxSolutions: 1 }, stats);
+      expect(stats.joined, 'searches joined').toBe(4);
       expectSteps(ps, got, 1);
-      // #451 takes decay 4 383 conflicts and decay 5 5,791: the first answers though it had half of each round after the join
-      expect(got[0]!.decayShift).toBe(4);
-      const alone = await solveNonogramCdcl(ctx, [all[199]], { budget: 50, decayShifts: [5], maxSolutions: 1 });
-      expect(alone[0]!.decayShift).toBe(5);
-      expectSteps([all[199]], alone, 1);
-      expect(alone[0]!.conflicts).not.toBe(solveCdclCpu(all[199], { maxSolutions: 1 }).conflicts);
-      await expect(solveNonogramCdcl(ctx, ps, { decayShifts: [3] })).rejects.toThrow(/decay shift of 3/);
+      // the first search answers #451 though it shared its rounds; #133 goes to a later one
+      expect(got[0]!.search).toEqual(CDCL_SEARCHES[0]);
+      expect(got[1]!.search).not.toEqual(CDCL_SEARCHES[0]);
+      const firstConflicts = solveCdclCpu(all[132], { maxSolutions: 1 }).conflicts;
+      for (const search of CDCL_SEARCHES.slice(1)) {
+        const alone = await solveNonogramCdcl(ctx, [all[132]], { budget: 50, searches: [search], maxSolutions: 1 });
+        expect(alone[0]!.search).toEqual(search);
+        expectSteps([all[132]], alone, 1);
+        expect(alone[0]!.conflicts, JSON.stringify(search)).not.toBe(firstConflicts);
+      }
+      await expect(solveNonogramCdcl(ctx, ps, { searches: [{ decayShift: 3, filledFirst: false }] })).rejects.toThrow(/decay shift of 3/);
     });
   });
 

@@ -60,8 +60,10 @@ const H_UNTIL_RESTART: u32 = 15u;
 
 const KEEP_LENGTH: u32 = 12u;
 const RESTART_BASE: u32 = 100u;
-// the activity decay: inc grows by inc >> (DECAY_SHIFT_BASE + the job's variant) per conflict (cdcl.ts CDCL_DECAY_SHIFTS)
+// The job's variant is its search (cdcl.ts CDCL_SEARCHES): inc grows by inc >> (DECAY_SHIFT_BASE + its low 7 bits)
+// per conflict (the activity decay), and with VARIANT_FILLED_FIRST the saved phases start filled.
 const DECAY_SHIFT_BASE: u32 = 4u;
+const VARIANT_FILLED_FIRST: u32 = 0x80u;
 const NONE: u32 = 0xffffffffu;
 const DECISION: u32 = 0xffffffffu;
 const FACT: u32 = 0xfffffffeu;
@@ -533,7 +535,7 @@ fn search(entryConflicts: u32) -> u32 {
         learned++;
       }
       assert_learnt(bt, at);
-      inc += inc >> (DECAY_SHIFT_BASE + variant);
+      inc += inc >> (DECAY_SHIFT_BASE + (variant & 0x7fu));
       if (inc > 0x100000u) { rescale(); }
       if (conflicts >= params.conflictCap) { return STATUS_CAPPED; }
       untilRestart--;
@@ -638,7 +640,8 @@ fn nono_cdcl() {
       untilRestart = RESTART_BASE * luby(1u);
       for (var x = 0u; x < 128u; x++) { cur[x] = 0u; }
       for (var q = 0u; q < HEADS_WORDS; q++) { set_mem(q, NONE); }
-      for (var r = 0u; r < 32u; r++) { scratch[slotAt + S_PHASE + r] = 0u; }
+      let phase = select(0u, 0xffffffffu, (variant & VARIANT_FILLED_FIRST) != 0u);
+      for (var r = 0u; r < 32u; r++) { scratch[slotAt + S_PHASE + r] = phase; }
       for (var r = 0u; r < height; r++) {
         for (var col = 0u; col < width; col++) { scratch[slotAt + S_ACT + r * 32u + col] = 0u; }
       }

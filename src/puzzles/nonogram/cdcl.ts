@@ -11,7 +11,8 @@
 // - A cell the settle of line l decides is explained by the cells of l known before that settle, reduced greedily
 //   (latest first, each dropped while the settle still decides the cell): long explanations make long clauses that
 //   rarely prune (TAAI #200: 52,590 conflicts with the whole line, 3,838 reduced).
-// - 1-UIP learning, backjumping, activity branching (integer VSIDS) with saved phases (empty first), Luby restarts.
+// - 1-UIP learning, backjumping, activity branching (integer VSIDS) with saved phases, Luby restarts; a hard puzzle
+//   gets up to three searches that differ in activity decay and first phase (CDCL_SEARCHES).
 // - Learned clauses live in a bounded arena per puzzle: when it is three quarters full the next restart keeps only
 //   the short ones.
 // - Uniqueness: a first solution becomes a clause (not all of its decisions again), the search goes on to a second
@@ -31,15 +32,26 @@ export const CDCL_ARENA_WORDS = 1 << 20;
 /** learned clauses up to this length survive a clean-up of the arena */
 export const CDCL_KEEP_LENGTH = 12;
 const RESTART_BASE = 100;
+/** One conflict-driven search: its activity decay, as the shift of the bump's growth per conflict (`inc += inc >>>
+ * decayShift`: 4 decays faster than 5), and the value its saved phases start with. */
+export interface CdclSearch {
+  decayShift: number;
+  filledFirst: boolean;
+}
 /**
- * Activity decay, as the shift of the bump's growth per conflict (`inc += inc >>> shift`): 4 decays faster than 5.
- * Which is better differs wildly per puzzle (TAAI #451: 383 conflicts with 4, 5,791 with 5), so the kernel runs a
- * hard puzzle's CDCL as two searches, one of each (cdcl.wgsl: shift 4 + the job's variant), and the first answer
- * counts. CPU twin, first solutions, 8,000-conflict cap, TAAI puzzles that take 1,000 or more: #401-460 (34) 4 alone
- * 153,656 conflicts and 7 capped, 5 alone 115,558 and 4, the better of the two per puzzle 2 capped; #461-560 (73)
- * 359,569 and 25, 354,583 and 28, the better of the two 21.
+ * The searches a hard puzzle gets, in the order they join it (the kernel runs them side by side, the first answer
+ * counts): per puzzle these settings differ wildly (TAAI #451: 383 conflicts with decay 4, 5,791 with 5; #590,
+ * never answered before: decay 5 filled first in 160,538, while decay 4 and 5 empty first cap at 30,000). CPU twin,
+ * first solutions, 8,000-conflict cap, the 34 puzzles of TAAI #401-460 that take 1,000 or more: the first alone
+ * 153,656 conflicts and 7 capped, the second alone 115,558 and 4, the third alone 125,827 and 10; the best of the
+ * first two per puzzle 2 capped, of all three 0. #461-560 (73 puzzles): 359,569 and 25, 354,583 and 28, the best of
+ * the first two 21.
  */
-export const CDCL_DECAY_SHIFTS: readonly number[] = [4, 5];
+export const CDCL_SEARCHES: readonly CdclSearch[] = [
+  { decayShift: 4, filledFirst: false },
+  { decayShift: 5, filledFirst: false },
+  { decayShift: 5, filledFirst: true },
+];
 
 export const NONE = 0xffffffff;
 const DECISION = 0xffffffff;
@@ -55,8 +67,8 @@ export interface CdclOptions {
   conflictCap?: number;
   /** words for learned clauses (default CDCL_ARENA_WORDS; small ones make tests reach the clean-up) */
   arenaWords?: number;
-  /** activity decay (CDCL_DECAY_SHIFTS; default the first) */
-  decayShift?: number;
+  /** which search (default the first of CDCL_SEARCHES) */
+  search?: CdclSearch;
 }
 
 export interface CdclResult {
@@ -99,14 +111,14 @@ export function solveCdclCpu(p: Nonogram, opts: CdclOptions = {}): CdclResult {
   const maxSolutions = opts.maxSolutions ?? 2;
   const conflictCap = opts.conflictCap ?? Infinity;
   const arenaWords = opts.arenaWords ?? CDCL_ARENA_WORDS;
-  const decayShift = opts.decayShift ?? CDCL_DECAY_SHIFTS[0];
+  const { decayShift, filledFirst } = opts.search ?? CDCL_SEARCHES[0];
 
   const value = new Uint8Array(n);
   const level = new Uint32Array(n);
   const tpos = new Uint32Array(n);
   const reason = new Uint32Array(n);
   const activity = new Uint32Array(n);
-  const phase = new Uint8Array(n); // 1: filled was the cell's last value
+  const phase = new Uint8Array(n).fill(filledFirst ? 1 : 0); // 1: filled was the cell's last value
   const trail = new Uint32Array(n);
   const trailLim = new Uint32Array(n + 1);
   const seen = new Uint8Array(n);

@@ -9,7 +9,7 @@ import type { GpuContext } from '../../gpu/context.ts';
 import type { Nonogram } from './codec.ts';
 import { gpuLimitError } from './pack.ts';
 import { BRANCH_SCORES, RESTART_AFTER, type BranchScore, type Level } from './reference.ts';
-import { CDCL_ARENA_WORDS, CDCL_DECAY_SHIFTS, type CdclResult } from './cdcl.ts';
+import { CDCL_ARENA_WORDS, CDCL_SEARCHES, type CdclResult, type CdclSearch } from './cdcl.ts';
 import { runRounds, type RoundKernel, type RoundStats } from './rounds.ts';
 
 /** lane.wgsl keeps a line in one word: lines up to 31 cells */
@@ -158,8 +158,8 @@ function checkTakes(puzzles: Nonogram[], label: string): void {
 /** The CPU twin's result (solveCdclCpu), with a lanes status and the time it came back. */
 export type CdclOutcome = Omit<CdclResult, 'status'> & {
   status: LaneStatus;
-  /** the activity decay of the search this outcome is from (CdclLaneOptions.decayShifts) */
-  decayShift: number;
+  /** the search this outcome is from (CdclLaneOptions.searches) */
+  search: CdclSearch;
   /** from the start of the call to the readback that brought it */
   ms: number;
 };
@@ -169,15 +169,18 @@ export interface CdclLaneOptions extends Omit<LaneOptions, 'probeCap' | 'restart
   conflictCap?: number;
   /** words per slot for learned clauses (default: arenaFor the slots) */
   arenaWords?: number;
-  /** the searches a puzzle may get, by activity decay, in the order they join it (default CDCL_DECAY_SHIFTS; each 4 to
-   * 31); each next one joins after `joinAfter` rounds (default CDCL_JOIN_AFTER) */
-  decayShifts?: readonly number[];
+  /** the searches a puzzle may get, in the order they join it (default CDCL_SEARCHES; decay shifts 4 to 31); each
+   * next one joins after `joinAfter` rounds of the one before (default CDCL_JOIN_AFTER) */
+  searches?: readonly CdclSearch[];
 }
 
 /** 5 rounds of 200 conflicts: puzzles CDCL answers in 1,000 conflicts or fewer get one search */
 export const CDCL_JOIN_AFTER = 5;
-/** cdcl.wgsl DECAY_SHIFT_BASE: the decay shift is this plus the job's variant */
+/** A search as cdcl.wgsl's job variant: the decay shift past DECAY_SHIFT_BASE, and VARIANT_FILLED_FIRST. */
 const DECAY_SHIFT_BASE = 4;
+const VARIANT_FILLED_FIRST = 0x80;
+const variantOfSearch = ({ decayShift, filledFirst }: CdclSearch) => (decayShift - DECAY_SHIFT_BASE) | (filledFirst ? VARIANT_FILLED_FIRST : 0);
+const searchOfVariant = (variant: number): CdclSearch => ({ decayShift: DECAY_SHIFT_BASE + (variant & 0x7f), filledFirst: (variant & VARIANT_FILLED_FIRST) !== 0 });
 
 /** cdcl.wgsl's slot: its fixed part (S_MEM + ARENA), then the arena of learned clauses */
 const CDCL_SLOT_FIXED = 7426 + 3075;
@@ -201,9 +204,9 @@ export function nonogramCdclPipeline(ctx: GpuContext): Promise<GPUComputePipelin
  * `budget` conflicts per round. */
 export async function cdclKernel(ctx: GpuContext, puzzles: Nonogram[], opts: CdclLaneOptions = {}): Promise<RoundKernel<CdclOutcome>> {
   checkTakes(puzzles, 'nonogram.cdcl');
-  const decayShifts = opts.decayShifts ?? CDCL_DECAY_SHIFTS;
-  for (const shift of decayShifts) if (!Number.isInteger(shift) || shift < DECAY_SHIFT_BASE || shift > 31) throw new Error(`nonogram.cdcl: a decay shift of ${shift} (4 to 31)`);
-  const { lanes, slots, maxSolutions } = jobsInFlight(puzzles, opts, 64, 2, decayShifts.length);
+  const searches = opts.searches ?? CDCL_SEARCHES;
+  for (const { decayShift } of searches) if (!Number.isInteger(decayShift) || decayShift < DECAY_SHIFT_BASE || decayShift > 31) throw new Error(`nonogram.cdcl: a decay shift of ${decayShift} (4 to 31)`);
+  const { lanes, slots, maxSolutions } = jobsInFlight(puzzles, opts, 64, 2, searches.length);
   const arenaWords = opts.arenaWords ?? arenaFor(slots, scratchLimit(ctx));
   const slotWords = CDCL_SLOT_FIXED + arenaWords;
   const kernel: RoundKernel<CdclOutcome> = {
@@ -216,7 +219,7 @@ export async function cdclKernel(ctx: GpuContext, puzzles: Nonogram[], opts: Cdc
     params: (count) => Uint32Array.from([count, opts.conflictCap ?? 0xffffffff, maxSolutions, kernel.budget!, slotWords, arenaWords, 0, 0]),
     outcome: (status, w, at, solutionsAt, found, p, ms, variant) => ({
       status,
-      decayShift: DECAY_SHIFT_BASE + variant,
+      search: searchOfVariant(variant),
       solutions: solutionsOf(w, solutionsAt, found, p),
       conflicts: w[at + 1],
       decisions: w[at + 2],
@@ -227,7 +230,7 @@ export async function cdclKernel(ctx: GpuContext, puzzles: Nonogram[], opts: Cdc
       lineOnly: w[at + 7] === 1,
       ms,
     }),
-    variants: decayShifts.map((shift) => shift - DECAY_SHIFT_BASE),
+    variants: searches.map(variantOfSearch),
     joinAfter: opts.joinAfter ?? CDCL_JOIN_AFTER,
     // slot header: the result header's counters from word 1, then the solutions found (cdcl.wgsl)
     report: { words: 96, solutionsAt: 32, found: 8 },

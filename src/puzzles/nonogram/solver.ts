@@ -31,7 +31,7 @@ import {
   type CopyLayout,
 } from './pack.ts';
 import { EMPTY, emptyFirst, FILLED, initialCells, type BranchScore, type Level } from './reference.ts';
-import { CDCL_DECAY_SHIFTS } from './cdcl.ts';
+import { CDCL_SEARCHES } from './cdcl.ts';
 import { cdclKernel, DEFAULT_SCORES, laneTakes, nonogramCdclPipeline, nonogramLanePipeline, probingKernel, solveNonogramCdcl, solveNonogramLanes, type CdclOutcome, type LaneOutcome } from './lane.ts';
 import { ANSWERS, raceRounds } from './rounds.ts';
 
@@ -88,8 +88,9 @@ export interface NonogramResult {
   conflicts?: number;
   decisions?: number;
   learned?: number;
-  /** the activity decay of the CDCL search that answered (lane.ts CdclLaneOptions.decayShifts) */
+  /** the CDCL search that answered (cdcl.ts CDCL_SEARCHES): its activity decay and first phase */
   decayShift?: number;
+  filledFirst?: boolean;
   /** solved: the solution is proven to be the only one (false: not proven, the search stopped at it: maxSolutions 1) */
   unique?: boolean;
   /** for unsolved/contradiction under `line`: the cells line logic decided (0 unknown, 1 filled, 2 empty) */
@@ -115,7 +116,7 @@ export const SEARCHES: Search[] = ['auto', 'probing', 'cdcl', 'race'];
  *   and the eight TAAI puzzles it left open after 7.5M probes each, six of which CDCL answers (README). A TAAI run
  *   gets there after ~7 minutes (300-500 rounds in 240 s; the first CDCL answer at 441 s), a lone hard puzzle after
  *   ~10 s, and the CDCL pipeline is compiled only then. Half the GPU: probing has only its tail left.
- * 32 slots: 16 puzzles with both CDCL searches (lane.ts decayShifts), or 32 with one; with 16 slots, the puzzles past
+ * 32 slots: 10 puzzles with all three CDCL searches (cdcl.ts CDCL_SEARCHES), or 32 with one; with 16, the puzzles past
  * the 16th of a 24-puzzle TAAI tail waited for one (answered at 429-583 s, now 117-219 s).
  */
 const RACE_CDCL = { lanes: 32, slots: 32, budget: 100 };
@@ -143,7 +144,7 @@ export interface NonogramSolveOptions {
   /** probes per search on the lanes kernel (a hard puzzle gets two) before it hands the puzzle to the rounds solver */
   maxProbes?: number;
   /** false: no second search for hard puzzles on the lanes kernels (lane.ts DEFAULT_SCORES, cdcl.ts
-   * CDCL_DECAY_SHIFTS; the bench's A/B) */
+   * CDCL_SEARCHES; the bench's A/B) */
   secondSearch?: boolean;
   /** false: `full` on the rounds solver only (every probe copy a copy in a batch, the host deciding each round) */
   lanes?: boolean;
@@ -215,7 +216,7 @@ export async function solveNonograms(ctx: GpuContext, puzzles: Nonogram[], opts:
     scores: opts.secondSearch === false ? DEFAULT_SCORES.slice(0, 1) : undefined,
     onOutcome: (k: number, o: LaneOutcome) => ANSWERS.has(o.status) && opts.onResult?.(onLanes[k], laneResult(o, maxSolutions)),
   };
-  const cdclOpts = { ...common, decayShifts: opts.secondSearch === false ? CDCL_DECAY_SHIFTS.slice(0, 1) : undefined };
+  const cdclOpts = { ...common, searches: opts.secondSearch === false ? CDCL_SEARCHES.slice(0, 1) : undefined };
   const search = opts.search ?? 'auto';
   let probing: (LaneOutcome | undefined)[] = [];
   let cdcl: (CdclOutcome | undefined)[] = [];
@@ -304,7 +305,8 @@ function cdclResult(o: CdclOutcome, maxSolutions: number): NonogramResult {
     conflicts: o.conflicts,
     decisions: o.decisions,
     learned: o.learned,
-    decayShift: o.decayShift,
+    decayShift: o.search.decayShift,
+    filledFirst: o.search.filledFirst,
     ms: o.ms,
   };
 }
