@@ -24,8 +24,8 @@ var<private> width: u32;
 var<private> height: u32;
 var<private> clues: u32;
 var<private> slotAt: u32;
-// which of the kernel's searches the job runs (lane.wgsl: the branch score; cdcl.wgsl: the activity decay; rounds.ts
-// runs a second on hard puzzles)
+// which of the kernel's searches the job runs (lane.wgsl: the branch score; cdcl.wgsl: the activity decay and first
+// phase; rounds.ts runs more than one on hard puzzles)
 var<private> variant: u32;
 // the job's budget this round is the kernel's >> share (a puzzle's searches split its share of the round)
 var<private> share: u32;

@@ -40,7 +40,7 @@ export interface CdclSearch {
 }
 /**
  * The searches a hard puzzle gets, in the order they join it (the kernel runs them side by side, the first answer
- * counts): per puzzle these settings differ wildly (TAAI #451: 383 conflicts with decay 4, 5,791 with 5; #590,
+ * counts): per puzzle these settings differ wildly (TAAI #451: 356 conflicts with decay 4, 2,693 with 5; #590,
  * never answered before: decay 5 filled first in 160,538, while decay 4 and 5 empty first cap at 30,000). CPU twin,
  * first solutions, 8,000-conflict cap, the 34 puzzles of TAAI #401-460 that take 1,000 or more: the first alone
  * 153,656 conflicts and 7 capped, the second alone 115,558 and 4, the third alone 125,827 and 10; the best of the

@@ -180,7 +180,7 @@ export const CDCL_JOIN_AFTER = 5;
 const DECAY_SHIFT_BASE = 4;
 const VARIANT_FILLED_FIRST = 0x80;
 const variantOfSearch = ({ decayShift, filledFirst }: CdclSearch) => (decayShift - DECAY_SHIFT_BASE) | (filledFirst ? VARIANT_FILLED_FIRST : 0);
-const searchOfVariant = (variant: number): CdclSearch => ({ decayShift: DECAY_SHIFT_BASE + (variant & 0x7f), filledFirst: (variant & VARIANT_FILLED_FIRST) !== 0 });
+const searchOfVariant = (variant: number): CdclSearch => ({ decayShift: DECAY_SHIFT_BASE + (variant & (VARIANT_FILLED_FIRST - 1)), filledFirst: (variant & VARIANT_FILLED_FIRST) !== 0 });
 
 /** cdcl.wgsl's slot: its fixed part (S_MEM + ARENA), then the arena of learned clauses */
 const CDCL_SLOT_FIXED = 7426 + 3075;
