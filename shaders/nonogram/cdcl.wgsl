@@ -27,7 +27,8 @@ struct Params {
 @group(0) @binding(0) var<uniform> params: Params;
 
 // input and results as job.wgsl says; the counters: conflicts, decisions, settles, explanation settles, learned
-// clauses, restarts, line only (1: no decision was needed).
+// clauses, restarts, and the level (LEVEL_*: the weakest means that sufficed) with root probing's probes past its two
+// bits.
 
 // a slot: the header (counters from word 1 in the results' order, then the search's registers), two solutions,
 // the suspended cells, per-cell arrays, then `mem`: watch heads (one per literal), the blocking clause's room and
@@ -44,6 +45,9 @@ const S_TRAIL_LIM: u32 = 5344u;
 const S_LEARNT: u32 = 6369u;
 const S_PHASE: u32 = 7394u;
 const S_MEM: u32 = 7426u;
+// root probing's filled probe: its rows' filled and empty bits (in the learnt clause's room, unused until the search)
+const S_PROBE_F: u32 = S_LEARNT;
+const S_PROBE_E: u32 = S_LEARNT + 32u;
 const MAX_CELLS: u32 = 1024u;
 const HEADS_WORDS: u32 = 2048u;  // 2 * MAX_CELLS
 const BLOCK: u32 = 2048u;
@@ -60,9 +64,11 @@ const H_UNTIL_RESTART: u32 = 15u;
 
 const KEEP_LENGTH: u32 = 12u;
 const RESTART_BASE: u32 = 100u;
-// The job's variant is its search (cdcl.ts CDCL_SEARCHES): inc grows by inc >> (DECAY_SHIFT_BASE + its low 7 bits)
-// per conflict (the activity decay), and with VARIANT_FILLED_FIRST the saved phases start filled.
+// The job's variant is its search (cdcl.ts CDCL_SEARCHES): inc grows by inc >> (DECAY_SHIFT_BASE + the bits below
+// VARIANT_ROOT_PROBING) per conflict (the activity decay), with VARIANT_ROOT_PROBING root probing comes first, and
+// with VARIANT_FILLED_FIRST the saved phases start filled.
 const DECAY_SHIFT_BASE: u32 = 4u;
+const VARIANT_ROOT_PROBING: u32 = 0x40u;
 const VARIANT_FILLED_FIRST: u32 = 0x80u;
 const NONE: u32 = 0xffffffffu;
 const DECISION: u32 = 0xffffffffu;
@@ -73,6 +79,10 @@ const PROPAGATED: u32 = 0xfffffffdu;
 
 const FILLED: u32 = 1u;
 const EMPTY: u32 = 2u;
+
+const LEVEL_LINE: u32 = 0u;
+const LEVEL_PROBE: u32 = 1u;
+const LEVEL_SEARCH: u32 = 2u;
 
 const ROW_F: u32 = 0u;
 const ROW_E: u32 = 32u;
@@ -91,7 +101,8 @@ var<private> settles: u32;
 var<private> explainSettles: u32;
 var<private> learned: u32;
 var<private> restarts: u32;
-var<private> lineOnly: u32;
+var<private> level: u32;
+var<private> rootProbes: u32;
 var<private> solutions: u32;
 var<private> trailLen: u32;
 var<private> dl: u32;
@@ -520,6 +531,77 @@ fn done_status() -> u32 {
   return select(select(STATUS_MULTIPLE, STATUS_SOLVED, solutions == 1u), STATUS_CONTRADICTION, solutions == 0u);
 }
 
+// Root probing's probe: cell c set to v at level 1 and propagated; false: a contradiction.
+fn probe(c: u32, v: u32) -> bool {
+  rootProbes++;
+  scratch[slotAt + S_TRAIL_LIM] = trailLen;
+  dl = 1u;
+  assign(c, v, DECISION);
+  return propagate() == PROPAGATED;
+}
+
+// A fact root probing found, propagated at level 0; false: a contradiction.
+fn fix(c: u32, v: u32) -> bool {
+  assign(c, v, FACT);
+  level = LEVEL_PROBE;
+  return propagate() == PROPAGATED;
+}
+
+// Root probing to its fixpoint (the twin's probeRoot): each unknown cell, in cell order, set filled then empty; a
+// value that fails makes the other a fact, cells both values decide alike become facts; sweeps until one changes
+// nothing. False: no solution.
+fn probe_root() -> bool {
+  if (propagate() != PROPAGATED) { return false; }
+  let rowCells = (1u << width) - 1u;
+  loop {
+    var changed = false;
+    for (var r = 0u; r < height; r++) {
+      for (var col = 0u; col < width; col++) {
+        if ((((cur[ROW_F + r] | cur[ROW_E + r]) >> col) & 1u) != 0u) { continue; }
+        let c = r * 32u + col;
+        let filledHolds = probe(c, FILLED);
+        if (filledHolds) {
+          for (var x = 0u; x < height; x++) {
+            scratch[slotAt + S_PROBE_F + x] = cur[ROW_F + x];
+            scratch[slotAt + S_PROBE_E + x] = cur[ROW_E + x];
+          }
+        }
+        cancel_until(0u);
+        if (!filledHolds) {
+          if (!fix(c, EMPTY)) { return false; }
+          changed = true;
+          continue;
+        }
+        let emptyHolds = probe(c, EMPTY);
+        if (emptyHolds) {
+          // what both values decide alike (level 0's cells too: cancelled below)
+          for (var x = 0u; x < height; x++) {
+            scratch[slotAt + S_PROBE_F + x] &= cur[ROW_F + x];
+            scratch[slotAt + S_PROBE_E + x] &= cur[ROW_E + x];
+          }
+        }
+        cancel_until(0u);
+        if (!emptyHolds) {
+          if (!fix(c, FILLED)) { return false; }
+          changed = true;
+          continue;
+        }
+        for (var x = 0u; x < height; x++) {
+          let agreedF = scratch[slotAt + S_PROBE_F + x];
+          for (var m = (agreedF | scratch[slotAt + S_PROBE_E + x]) & rowCells; m != 0u; m &= m - 1u) {
+            let i = firstTrailingBit(m);
+            // a fact's propagation may have decided it since
+            if ((((cur[ROW_F + x] | cur[ROW_E + x]) >> i) & 1u) != 0u) { continue; }
+            if (!fix(x * 32u + i, select(EMPTY, FILLED, ((agreedF >> i) & 1u) != 0u))) { return false; }
+            changed = true;
+          }
+        }
+      }
+    }
+    if (!changed) { return true; }
+  }
+}
+
 // The search until it ends, is capped or has spent its budget (STATUS_SUSPENDED: at a decision, nothing dirty).
 fn search(entryConflicts: u32) -> u32 {
   loop {
@@ -535,7 +617,7 @@ fn search(entryConflicts: u32) -> u32 {
         learned++;
       }
       assert_learnt(bt, at);
-      inc += inc >> (DECAY_SHIFT_BASE + (variant & 0x7fu));
+      inc += inc >> (DECAY_SHIFT_BASE + (variant & (VARIANT_ROOT_PROBING - 1u)));
       if (inc > 0x100000u) { rescale(); }
       if (conflicts >= params.conflictCap) { return STATUS_CAPPED; }
       untilRestart--;
@@ -581,7 +663,7 @@ fn search(entryConflicts: u32) -> u32 {
       }
     }
     decisions++;
-    lineOnly = 0u;
+    level = LEVEL_SEARCH;
     scratch[slotAt + S_TRAIL_LIM + dl] = trailLen;
     dl++;
     let filled = (scratch[slotAt + S_PHASE + (best >> 5u)] >> (best & 31u)) & 1u;
@@ -608,7 +690,8 @@ fn nono_cdcl() {
       explainSettles = scratch[slotAt + 4u];
       learned = scratch[slotAt + 5u];
       restarts = scratch[slotAt + 6u];
-      lineOnly = scratch[slotAt + 7u];
+      level = scratch[slotAt + 7u] & 3u;
+      rootProbes = scratch[slotAt + 7u] >> 2u;
       solutions = scratch[slotAt + H_SOLUTIONS];
       trailLen = scratch[slotAt + H_TRAIL];
       dl = scratch[slotAt + H_LEVEL];
@@ -628,7 +711,8 @@ fn nono_cdcl() {
       explainSettles = 0u;
       learned = 0u;
       restarts = 0u;
-      lineOnly = 1u;
+      level = LEVEL_LINE;
+      rootProbes = 0u;
       solutions = 0u;
       trailLen = 0u;
       dl = 0u;
@@ -640,8 +724,6 @@ fn nono_cdcl() {
       untilRestart = RESTART_BASE * luby(1u);
       for (var x = 0u; x < 128u; x++) { cur[x] = 0u; }
       for (var q = 0u; q < HEADS_WORDS; q++) { set_mem(q, NONE); }
-      let phase = select(0u, 0xffffffffu, (variant & VARIANT_FILLED_FIRST) != 0u);
-      for (var r = 0u; r < 32u; r++) { scratch[slotAt + S_PHASE + r] = phase; }
       for (var r = 0u; r < height; r++) {
         for (var col = 0u; col < width; col++) { scratch[slotAt + S_ACT + r * 32u + col] = 0u; }
       }
@@ -656,9 +738,14 @@ fn nono_cdcl() {
       }
       rowDirty = (1u << height) - 1u;
       colDirty = (1u << width) - 1u;
+      // root probing in the job's first dispatch (it does not suspend)
+      if ((variant & VARIANT_ROOT_PROBING) != 0u && !probe_root()) { status = STATUS_CONTRADICTION; }
+      // the saved phases start as the search says (root probing's cancels wrote them)
+      let phase = select(0u, 0xffffffffu, (variant & VARIANT_FILLED_FIRST) != 0u);
+      for (var r = 0u; r < 32u; r++) { scratch[slotAt + S_PHASE + r] = phase; }
     }
-    status = search(conflicts);
-    close_job(job, array<u32, 8>(status, conflicts, decisions, settles, explainSettles, learned, restarts, lineOnly), S_SOLUTIONS);
+    if (status == 0u) { status = search(conflicts); }
+    close_job(job, array<u32, 8>(status, conflicts, decisions, settles, explainSettles, learned, restarts, level | (rootProbes << 2u)), S_SOLUTIONS);
     if (status == STATUS_SUSPENDED) {
       scratch[slotAt + H_SOLUTIONS] = solutions;
       scratch[slotAt + H_TRAIL] = trailLen;

@@ -5,6 +5,9 @@
 // TAAI 2011 puzzles (random 25x25 pictures), because a wrong branch near the root is refuted again and again in
 // every subtree. Here a contradiction is turned into a clause over cells that no later search may repeat.
 //
+// - Root probing first, in the first search (as the probing solver's root, reference.ts): each unknown cell set
+//   each way at level 1 and propagated; a value that fails fixes the other, cells both values decide are fixed, in
+//   sweeps until nothing changes. Those facts would otherwise be learned one conflict at a time.
 // - Propagation: learned clauses (two watched literals, chained through the clauses) and the exact line settle
 //   (reference.ts settle = settle.wgsl settle1): clauses first, then the lowest dirty row, else the lowest dirty
 //   column, one line at a time.
@@ -18,7 +21,7 @@
 // - Uniqueness: a first solution becomes a clause (not all of its decisions again), the search goes on to a second
 //   solution or to a contradiction at level 0 (unique).
 import type { Nonogram } from './codec.ts';
-import { EMPTY, FILLED, LineScratch, UNKNOWN, initialCells, settle } from './reference.ts';
+import { EMPTY, FILLED, LineScratch, UNKNOWN, initialCells, settle, type Level } from './reference.ts';
 
 /** kernel limits (cdcl.wgsl): lines up to 31 cells, so 961 cells and 1,922 literals at most */
 export const CDCL_MAX_CELLS = 1024;
@@ -33,10 +36,11 @@ export const CDCL_ARENA_WORDS = 1 << 20;
 export const CDCL_KEEP_LENGTH = 12;
 const RESTART_BASE = 100;
 /** One conflict-driven search: its activity decay, as the shift of the bump's growth per conflict (`inc += inc >>>
- * decayShift`: 4 decays faster than 5), and the value its saved phases start with. */
+ * decayShift`: 4 decays faster than 5), the value its saved phases start with, and whether root probing comes first. */
 export interface CdclSearch {
   decayShift: number;
   filledFirst: boolean;
+  rootProbing: boolean;
 }
 /**
  * The searches a hard puzzle gets, in the order they join it (the kernel runs them side by side, the first answer
@@ -45,12 +49,14 @@ export interface CdclSearch {
  * first solutions, 8,000-conflict cap, the 34 puzzles of TAAI #401-460 that take 1,000 or more: the first alone
  * 153,656 conflicts and 7 capped, the second alone 115,558 and 4, the third alone 125,827 and 10; the best of the
  * first two per puzzle 2 capped, of all three 0. #461-560 (73 puzzles): 359,569 and 25, 354,583 and 28, the best of
- * the first two 21.
+ * the first two 21. Root probing before the first search (2026-11-26; the samples are the puzzles at 0-based indices
+ * 401-460 and 461-560): 108,917 conflicts and 2 capped instead of 153,656 and 7, 330,216 and 27 instead of 359,569
+ * and 25; geometric mean per puzzle 0.56 and 0.70. The others go without it, as they answered #590 (index) before.
  */
 export const CDCL_SEARCHES: readonly CdclSearch[] = [
-  { decayShift: 4, filledFirst: false },
-  { decayShift: 5, filledFirst: false },
-  { decayShift: 5, filledFirst: true },
+  { decayShift: 4, filledFirst: false, rootProbing: true },
+  { decayShift: 5, filledFirst: false, rootProbing: false },
+  { decayShift: 5, filledFirst: true, rootProbing: false },
 ];
 
 export const NONE = 0xffffffff;
@@ -81,8 +87,10 @@ export interface CdclResult {
   explainSettles: number;
   learned: number;
   restarts: number;
-  /** decided by line logic alone (no decision taken) */
-  lineOnly: boolean;
+  /** root probing's probes (a cell set one way and propagated) */
+  probes: number;
+  /** the weakest means that sufficed: line logic, root probing, or decisions */
+  level: Level;
 }
 
 const luby = (i: number): number => {
@@ -111,7 +119,7 @@ export function solveCdclCpu(p: Nonogram, opts: CdclOptions = {}): CdclResult {
   const maxSolutions = opts.maxSolutions ?? 2;
   const conflictCap = opts.conflictCap ?? Infinity;
   const arenaWords = opts.arenaWords ?? CDCL_ARENA_WORDS;
-  const { decayShift, filledFirst } = opts.search ?? CDCL_SEARCHES[0];
+  const { decayShift, filledFirst, rootProbing } = opts.search ?? CDCL_SEARCHES[0];
 
   const value = new Uint8Array(n);
   const level = new Uint32Array(n);
@@ -142,7 +150,7 @@ export function solveCdclCpu(p: Nonogram, opts: CdclOptions = {}): CdclResult {
   let rowDirty = 0;
   let colDirty = 0;
   let inc = 256;
-  const res: CdclResult = { status: 'capped', solutions: [], conflicts: 0, decisions: 0, settles: 0, explainSettles: 0, learned: 0, restarts: 0, lineOnly: true };
+  const res: CdclResult = { status: 'capped', solutions: [], conflicts: 0, decisions: 0, settles: 0, explainSettles: 0, learned: 0, restarts: 0, probes: 0, level: 'line' };
 
   const scratch = new LineScratch();
   const lineIn = new Uint8Array(32);
@@ -178,7 +186,11 @@ export function solveCdclCpu(p: Nonogram, opts: CdclOptions = {}): CdclResult {
   // a line's cells: the row (col = false) or column l
   const cellOf = (isCol: boolean, l: number, i: number) => (isCol ? i * w + l : l * w + i);
 
-  /** Settles line l; false: a contradiction (the conflict's explanation is left in `expl`). */
+  // the line whose settle found a contradiction, and the trail's length then (explained only when analysed)
+  let failIsCol = false;
+  let failLine = 0;
+  let failPos = 0;
+  /** Settles line l; false: a contradiction (the line noted in fail*). */
   const settleLine = (isCol: boolean, l: number): boolean => {
     const len = isCol ? h : w;
     const li = lineIn.subarray(0, len);
@@ -187,7 +199,9 @@ export function solveCdclCpu(p: Nonogram, opts: CdclOptions = {}): CdclResult {
     res.settles++;
     const pos = trailLen;
     if (!settle(isCol ? colClues[l] : rowClues[l], li, lo, scratch)) {
-      explain(isCol, l, pos, -1, 0);
+      failIsCol = isCol;
+      failLine = l;
+      failPos = pos;
       return false;
     }
     const why = LINE_REASON | (isCol ? 0x40000000 : 0) | (l << 20) | pos;
@@ -238,7 +252,7 @@ export function solveCdclCpu(p: Nonogram, opts: CdclOptions = {}): CdclResult {
     for (let m = keep; m !== 0; m &= m - 1) expl[explLen++] = litOf(cellOf(isCol, l, 31 - Math.clz32(m & -m))) ^ 1;
   };
 
-  // conflict: NONE after a settle contradiction (explanation in expl), else the conflicting clause's address
+  // conflict: NONE after a settle contradiction (the line in fail*), else the conflicting clause's address
   const propagate = (): number | undefined => {
     for (;;) {
       while (qhead < trailLen) {
@@ -435,6 +449,59 @@ export function solveCdclCpu(p: Nonogram, opts: CdclOptions = {}): CdclResult {
     return true;
   };
 
+  /**
+   * Root probing to its fixpoint: each unknown cell, in cell order, set filled then empty at level 1; a value that
+   * fails makes the other a fact, cells both values decide alike become facts; sweeps until one changes nothing. The
+   * saved phases start again as the search says after. False: no solution.
+   */
+  const probeRoot = (): boolean => {
+    if (propagate() !== undefined) return false;
+    const filledProbe = new Uint8Array(n);
+    const probe = (c: number, v: number): boolean => {
+      res.probes++;
+      trailLim[0] = trailLen;
+      dl = 1;
+      assign(c, v, DECISION);
+      return propagate() === undefined;
+    };
+    const fix = (c: number, v: number): boolean => {
+      assign(c, v, FACT);
+      res.level = 'probe';
+      return propagate() === undefined;
+    };
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (let c = 0; c < n; c++) {
+        if (value[c] !== UNKNOWN) continue;
+        const filledHolds = probe(c, FILLED);
+        if (filledHolds) filledProbe.set(value);
+        cancelUntil(0);
+        if (!filledHolds) {
+          if (!fix(c, EMPTY)) return false;
+          changed = true;
+          continue;
+        }
+        const emptyHolds = probe(c, EMPTY);
+        let agreed = 0;
+        if (emptyHolds) for (let d = 0; d < n; d++) if (value[d] !== UNKNOWN && level[d] === 1 && value[d] === filledProbe[d]) learnt[agreed++] = d;
+        cancelUntil(0);
+        if (!emptyHolds) {
+          if (!fix(c, FILLED)) return false;
+          changed = true;
+          continue;
+        }
+        for (let k = 0; k < agreed; k++) {
+          const d = learnt[k];
+          if (value[d] !== UNKNOWN) continue;
+          if (!fix(d, filledProbe[d])) return false;
+          changed = true;
+        }
+      }
+    }
+    phase.fill(filledFirst ? 1 : 0);
+    return true;
+  };
+
   const solutionOf = () => Array.from(value, (v) => (v === FILLED ? '1' : '0')).join('');
 
   const finish = (status: CdclStatus): CdclResult => ({ ...res, status });
@@ -444,10 +511,12 @@ export function solveCdclCpu(p: Nonogram, opts: CdclOptions = {}): CdclResult {
   for (let c = 0; c < n; c++) if (start[c] !== UNKNOWN) assign(c, start[c], FACT);
   rowDirty = h >= 32 ? 0xffffffff : (1 << h) - 1;
   colDirty = w >= 32 ? 0xffffffff : (1 << w) - 1;
+  if (rootProbing && !probeRoot()) return finish('contradiction');
   let restarts = 0;
   let untilRestart = RESTART_BASE * luby(1);
   for (;;) {
     const confl = propagate();
+    if (confl === NONE) explain(failIsCol, failLine, failPos, -1, 0);
     if (confl !== undefined) {
       res.conflicts++;
       if (dl === 0) return finish(res.solutions.length === 0 ? 'contradiction' : res.solutions.length === 1 ? 'solved' : 'multiple');
@@ -495,7 +564,7 @@ export function solveCdclCpu(p: Nonogram, opts: CdclOptions = {}): CdclResult {
       }
     }
     res.decisions++;
-    res.lineOnly = false;
+    res.level = 'search';
     trailLim[dl++] = trailLen;
     assign(best, phase[best] ? FILLED : EMPTY, DECISION);
   }

@@ -176,11 +176,18 @@ export interface CdclLaneOptions extends Omit<LaneOptions, 'probeCap' | 'restart
 
 /** 5 rounds of 200 conflicts: puzzles CDCL answers in 1,000 conflicts or fewer get one search */
 export const CDCL_JOIN_AFTER = 5;
-/** A search as cdcl.wgsl's job variant: the decay shift past DECAY_SHIFT_BASE, and VARIANT_FILLED_FIRST. */
+/** A search as cdcl.wgsl's job variant: the decay shift past DECAY_SHIFT_BASE in the bits below VARIANT_ROOT_PROBING,
+ * VARIANT_ROOT_PROBING and VARIANT_FILLED_FIRST. */
 const DECAY_SHIFT_BASE = 4;
+const VARIANT_ROOT_PROBING = 0x40;
 const VARIANT_FILLED_FIRST = 0x80;
-const variantOfSearch = ({ decayShift, filledFirst }: CdclSearch) => (decayShift - DECAY_SHIFT_BASE) | (filledFirst ? VARIANT_FILLED_FIRST : 0);
-const searchOfVariant = (variant: number): CdclSearch => ({ decayShift: DECAY_SHIFT_BASE + (variant & (VARIANT_FILLED_FIRST - 1)), filledFirst: (variant & VARIANT_FILLED_FIRST) !== 0 });
+const variantOfSearch = ({ decayShift, filledFirst, rootProbing }: CdclSearch) =>
+  (decayShift - DECAY_SHIFT_BASE) | (rootProbing ? VARIANT_ROOT_PROBING : 0) | (filledFirst ? VARIANT_FILLED_FIRST : 0);
+const searchOfVariant = (variant: number): CdclSearch => ({
+  decayShift: DECAY_SHIFT_BASE + (variant & (VARIANT_ROOT_PROBING - 1)),
+  filledFirst: (variant & VARIANT_FILLED_FIRST) !== 0,
+  rootProbing: (variant & VARIANT_ROOT_PROBING) !== 0,
+});
 
 /** cdcl.wgsl's slot: its fixed part (S_MEM + ARENA), then the arena of learned clauses */
 const CDCL_SLOT_FIXED = 7426 + 3075;
@@ -227,7 +234,9 @@ export async function cdclKernel(ctx: GpuContext, puzzles: Nonogram[], opts: Cdc
       explainSettles: w[at + 4],
       learned: w[at + 5],
       restarts: w[at + 6],
-      lineOnly: w[at + 7] === 1,
+      // cdcl.wgsl's last counter: the level, root probing's probes past its two bits
+      level: LEVELS[w[at + 7] & 3],
+      probes: w[at + 7] >>> 2,
       ms,
     }),
     variants: searches.map(variantOfSearch),

@@ -88,9 +88,10 @@ export interface NonogramResult {
   conflicts?: number;
   decisions?: number;
   learned?: number;
-  /** the CDCL search that answered (cdcl.ts CDCL_SEARCHES): its activity decay and first phase */
+  /** the CDCL search that answered (cdcl.ts CDCL_SEARCHES): its activity decay, first phase and root probing */
   decayShift?: number;
   filledFirst?: boolean;
+  rootProbing?: boolean;
   /** solved: the solution is proven to be the only one (false: not proven, the search stopped at it: maxSolutions 1) */
   unique?: boolean;
   /** for unsolved/contradiction under `line`: the cells line logic decided (0 unknown, 1 filled, 2 empty) */
@@ -295,18 +296,20 @@ function cdclResult(o: CdclOutcome, maxSolutions: number): NonogramResult {
     reason: status === 'unsolved' ? (stopped ? 'timeout' : 'capped') : undefined,
     solution: o.solutions[0],
     solution2: o.solutions[1],
-    // line logic ran to its fixpoint before the first decision; its generations are not counted apart
+    // line logic ran to its fixpoint before root probing; its generations are not counted apart
     generations: 0,
-    probes: 0,
+    probes: o.probes,
     branches: o.decisions,
-    level: o.lineOnly ? 'line' : 'search',
-    unique: status === 'solved' ? (maxSolutions >= 2 && !stopped) || o.lineOnly : undefined,
+    level: o.level,
+    // root probing's facts hold in every solution: without a decision the solution is the only one
+    unique: status === 'solved' ? (maxSolutions >= 2 && !stopped) || o.level !== 'search' : undefined,
     search: 'cdcl',
     conflicts: o.conflicts,
     decisions: o.decisions,
     learned: o.learned,
     decayShift: o.search.decayShift,
     filledFirst: o.search.filledFirst,
+    rootProbing: o.search.rootProbing,
     ms: o.ms,
   };
 }
