@@ -61,6 +61,12 @@ const H_TOP: u32 = 12u;
 const H_BLOCK: u32 = 13u;
 const H_RESTARTS: u32 = 14u;
 const H_UNTIL_RESTART: u32 = 15u;
+const H_PROBE_AT: u32 = 16u;
+const H_PROBE_CHANGED: u32 = 17u;
+// root probes that count as one conflict of the round's budget: on SwiftShader the ~2,500 probes of a TAAI puzzle's
+// root probing take about as long as 200 conflicts (TAAI #401-500 with --search cdcl: a first round of 19 s against
+// ~10 s without it), though a probe settles ~5 lines and a conflict ~340
+const ROOT_PROBES_PER_CONFLICT: u32 = 16u;
 
 const KEEP_LENGTH: u32 = 12u;
 const RESTART_BASE: u32 = 100u;
@@ -531,75 +537,115 @@ fn done_status() -> u32 {
   return select(select(STATUS_MULTIPLE, STATUS_SOLVED, solutions == 1u), STATUS_CONTRADICTION, solutions == 0u);
 }
 
-// Root probing's probe: cell c set to v at level 1 and propagated; false: a contradiction.
-fn probe(c: u32, v: u32) -> bool {
-  rootProbes++;
-  scratch[slotAt + S_TRAIL_LIM] = trailLen;
-  dl = 1u;
-  assign(c, v, DECISION);
-  return propagate() == PROPAGATED;
+// Root probing (the twin's probeRoot) as steps of one loop, so that its one assign-and-propagate is emitted once
+// (SwiftShader runs a loop body's every block for all lockstep invocations: five inlined propagates in the body made
+// it ~40x slower), and so that it can suspend between cells like the search. Its registers: the cell it is at (the
+// twin's index, row * width + column), whether its sweep changed anything, and, between the two probes of a cell,
+// the filled probe's rows in the slot (S_PROBE_F/E, then what both probes decided alike).
+const PROBE_FILLED: u32 = 0u;   // probe cell probeAt filled
+const PROBE_EMPTY: u32 = 1u;    // then empty
+const PROBE_FAILED: u32 = 2u;   // one value failed: the other is a fact
+const PROBE_AGREED: u32 = 3u;   // the facts both values decided alike, in cell order from agreedAt
+var<private> probeAt: u32;
+var<private> probeChanged: u32;
+
+// The agreed fact at or after cell index `start` that is still unknown (NONE: none), a row's word at a time.
+fn next_agreed(start: u32) -> u32 {
+  var r = start / width;
+  var later = ~0u << (start - r * width);
+  for (; r < height; r++) {
+    let m = (scratch[slotAt + S_PROBE_F + r] | scratch[slotAt + S_PROBE_E + r]) & ~(cur[ROW_F + r] | cur[ROW_E + r]) & later;
+    if (m != 0u) { return r * width + firstTrailingBit(m); }
+    later = ~0u;
+  }
+  return NONE;
 }
 
-// A fact root probing found, propagated at level 0; false: a contradiction.
-fn fix(c: u32, v: u32) -> bool {
-  assign(c, v, FACT);
-  level = LEVEL_PROBE;
-  return propagate() == PROPAGATED;
-}
-
-// Root probing to its fixpoint (the twin's probeRoot): each unknown cell, in cell order, set filled then empty; a
-// value that fails makes the other a fact, cells both values decide alike become facts; sweeps until one changes
-// nothing. False: no solution.
-fn probe_root() -> bool {
-  if (propagate() != PROPAGATED) { return false; }
-  let rowCells = (1u << width) - 1u;
+// Root probing from probeAt until its fixpoint (0), a contradiction (STATUS_CONTRADICTION), or `most` probes
+// (STATUS_SUSPENDED: at level 0, between cells, nothing to propagate).
+fn probe_root(most: u32) -> u32 {
+  let entryProbes = rootProbes;
+  var step = PROBE_FILLED;
+  var agreedAt = 0u;
+  var failedValue = 0u;
   loop {
-    var changed = false;
-    for (var r = 0u; r < height; r++) {
-      for (var col = 0u; col < width; col++) {
-        if ((((cur[ROW_F + r] | cur[ROW_E + r]) >> col) & 1u) != 0u) { continue; }
-        let c = r * 32u + col;
-        let filledHolds = probe(c, FILLED);
-        if (filledHolds) {
-          for (var x = 0u; x < height; x++) {
-            scratch[slotAt + S_PROBE_F + x] = cur[ROW_F + x];
-            scratch[slotAt + S_PROBE_E + x] = cur[ROW_E + x];
-          }
+    // the next cell and value, as a probe at level 1 or a fact at level 0
+    var k = probeAt;
+    var v = FILLED;
+    if (step == PROBE_FILLED) {
+      // the next unknown cell; a sweep that changed nothing ends root probing
+      loop {
+        if (k == cells) {
+          if (probeChanged == 0u) { return 0u; }
+          k = 0u;
+          probeChanged = 0u;
         }
-        cancel_until(0u);
-        if (!filledHolds) {
-          if (!fix(c, EMPTY)) { return false; }
-          changed = true;
-          continue;
-        }
-        let emptyHolds = probe(c, EMPTY);
-        if (emptyHolds) {
-          // what both values decide alike (level 0's cells too: cancelled below)
-          for (var x = 0u; x < height; x++) {
-            scratch[slotAt + S_PROBE_F + x] &= cur[ROW_F + x];
-            scratch[slotAt + S_PROBE_E + x] &= cur[ROW_E + x];
-          }
-        }
-        cancel_until(0u);
-        if (!emptyHolds) {
-          if (!fix(c, FILLED)) { return false; }
-          changed = true;
-          continue;
-        }
-        for (var x = 0u; x < height; x++) {
-          let agreedF = scratch[slotAt + S_PROBE_F + x];
-          for (var m = (agreedF | scratch[slotAt + S_PROBE_E + x]) & rowCells; m != 0u; m &= m - 1u) {
-            let i = firstTrailingBit(m);
-            // a fact's propagation may have decided it since
-            if ((((cur[ROW_F + x] | cur[ROW_E + x]) >> i) & 1u) != 0u) { continue; }
-            if (!fix(x * 32u + i, select(EMPTY, FILLED, ((agreedF >> i) & 1u) != 0u))) { return false; }
-            changed = true;
-          }
-        }
+        let r = k / width;
+        if ((((cur[ROW_F + r] | cur[ROW_E + r]) >> (k - r * width)) & 1u) == 0u) { break; }
+        k++;
+      }
+      probeAt = k;
+      if (rootProbes - entryProbes >= most) { return STATUS_SUSPENDED; }
+    } else if (step == PROBE_EMPTY) {
+      v = EMPTY;
+    } else if (step == PROBE_FAILED) {
+      v = failedValue;
+    } else {
+      k = next_agreed(agreedAt);
+      if (k == NONE) {
+        step = PROBE_FILLED;
+        probeAt++;
+        continue;
+      }
+      agreedAt = k + 1u;
+      let r = k / width;
+      v = select(EMPTY, FILLED, ((scratch[slotAt + S_PROBE_F + r] >> (k - r * width)) & 1u) != 0u);
+    }
+    let isProbe = step <= PROBE_EMPTY;
+    if (isProbe) {
+      rootProbes++;
+      scratch[slotAt + S_TRAIL_LIM] = trailLen;
+      dl = 1u;
+    } else {
+      level = LEVEL_PROBE;
+      probeChanged = 1u;
+    }
+    let r = k / width;
+    assign(r * 32u + (k - r * width), v, select(FACT, DECISION, isProbe));
+    let holds = propagate() == PROPAGATED;
+    if (!isProbe && !holds) { return STATUS_CONTRADICTION; }
+    if (step == PROBE_FILLED && holds) {
+      for (var x = 0u; x < height; x++) {
+        scratch[slotAt + S_PROBE_F + x] = cur[ROW_F + x];
+        scratch[slotAt + S_PROBE_E + x] = cur[ROW_E + x];
       }
     }
-    if (!changed) { return true; }
+    if (step == PROBE_EMPTY && holds) {
+      // what both values decide alike (level 0's cells too: next_agreed skips known cells)
+      for (var x = 0u; x < height; x++) {
+        scratch[slotAt + S_PROBE_F + x] &= cur[ROW_F + x];
+        scratch[slotAt + S_PROBE_E + x] &= cur[ROW_E + x];
+      }
+    }
+    if (isProbe) { cancel_until(0u); }
+    if (step == PROBE_FILLED) {
+      step = select(PROBE_FAILED, PROBE_EMPTY, holds);
+      failedValue = EMPTY;
+    } else if (step == PROBE_EMPTY) {
+      step = select(PROBE_FAILED, PROBE_AGREED, holds);
+      failedValue = FILLED;
+      agreedAt = 0u;
+    } else if (step == PROBE_FAILED) {
+      step = PROBE_FILLED;
+      probeAt++;
+    }
   }
+}
+
+// The saved phases as the job's variant starts them.
+fn reset_phases() {
+  let phase = select(0u, 0xffffffffu, (variant & VARIANT_FILLED_FIRST) != 0u);
+  for (var r = 0u; r < 32u; r++) { scratch[slotAt + S_PHASE + r] = phase; }
 }
 
 // The search until it ends, is capped or has spent its budget (STATUS_SUSPENDED: at a decision, nothing dirty).
@@ -700,6 +746,8 @@ fn nono_cdcl() {
       blockAt = scratch[slotAt + H_BLOCK];
       restartCount = scratch[slotAt + H_RESTARTS];
       untilRestart = scratch[slotAt + H_UNTIL_RESTART];
+      probeAt = scratch[slotAt + H_PROBE_AT];
+      probeChanged = scratch[slotAt + H_PROBE_CHANGED];
       qhead = trailLen;
       rowDirty = 0u;
       colDirty = 0u;
@@ -738,13 +786,29 @@ fn nono_cdcl() {
       }
       rowDirty = (1u << height) - 1u;
       colDirty = (1u << width) - 1u;
-      // root probing in the job's first dispatch (it does not suspend)
-      if ((variant & VARIANT_ROOT_PROBING) != 0u && !probe_root()) { status = STATUS_CONTRADICTION; }
-      // the saved phases start as the search says (root probing's cancels wrote them)
-      let phase = select(0u, 0xffffffffu, (variant & VARIANT_FILLED_FIRST) != 0u);
-      for (var r = 0u; r < 32u; r++) { scratch[slotAt + S_PHASE + r] = phase; }
+      probeAt = NONE;
+      if ((variant & VARIANT_ROOT_PROBING) != 0u) {
+        // root probing starts from line logic's fixpoint
+        if (propagate() != PROPAGATED) { status = STATUS_CONTRADICTION; }
+        probeAt = 0u;
+        probeChanged = 0u;
+      }
+      reset_phases();
     }
-    if (status == 0u) { status = search(conflicts); }
+    // the round's budget in conflicts, root probing's probes counted in it
+    var spent = 0u;
+    if (status == 0u && probeAt != NONE) {
+      let entryProbes = rootProbes;
+      status = probe_root(max(1u, params.budget >> share) * ROOT_PROBES_PER_CONFLICT);
+      spent = (rootProbes - entryProbes) / ROOT_PROBES_PER_CONFLICT;
+      if (status == 0u) {
+        probeAt = NONE;
+        // the search's phases start as its variant says (root probing's cancels wrote them)
+        reset_phases();
+      }
+    }
+    // (u32 arithmetic wraps: the search sees `spent` conflicts gone already)
+    if (status == 0u) { status = search(conflicts - spent); }
     close_job(job, array<u32, 8>(status, conflicts, decisions, settles, explainSettles, learned, restarts, level | (rootProbes << 2u)), S_SOLUTIONS);
     if (status == STATUS_SUSPENDED) {
       scratch[slotAt + H_SOLUTIONS] = solutions;
@@ -755,6 +819,8 @@ fn nono_cdcl() {
       scratch[slotAt + H_BLOCK] = blockAt;
       scratch[slotAt + H_RESTARTS] = restartCount;
       scratch[slotAt + H_UNTIL_RESTART] = untilRestart;
+      scratch[slotAt + H_PROBE_AT] = probeAt;
+      scratch[slotAt + H_PROBE_CHANGED] = probeChanged;
       for (var x = 0u; x < 128u; x++) { scratch[slotAt + S_CELLS + x] = cur[x]; }
     }
   }
