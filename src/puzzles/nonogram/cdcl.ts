@@ -15,7 +15,7 @@
 //   (latest first, each dropped while the settle still decides the cell): long explanations make long clauses that
 //   rarely prune (TAAI #200: 52,590 conflicts with the whole line, 3,838 reduced).
 // - 1-UIP learning, backjumping, activity branching (integer VSIDS) with saved phases, Luby restarts; a hard puzzle
-//   gets up to three searches that differ in activity decay and first phase (CDCL_SEARCHES).
+//   gets up to four searches that differ in root probing, activity decay and first phase (CDCL_SEARCHES).
 // - Learned clauses live in a bounded arena per puzzle: when it is three quarters full the next restart keeps only
 //   the short ones.
 // - Uniqueness: a first solution becomes a clause (not all of its decisions again), the search goes on to a second
@@ -51,10 +51,14 @@ export interface CdclSearch {
  * first two per puzzle 2 capped, of all three 0. #461-560 (73 puzzles): 359,569 and 25, 354,583 and 28, the best of
  * the first two 21. Root probing before the first search (2026-11-26; the samples are the puzzles at 0-based indices
  * 401-460 and 461-560): 108,917 conflicts and 2 capped instead of 153,656 and 7, 330,216 and 27 instead of 359,569
- * and 25; geometric mean per puzzle 0.56 and 0.70. The others go without it, as they answered #590 (index) before.
+ * and 25; geometric mean per puzzle 0.56 and 0.70. But on a file of 24 tail puzzles (GPU, `auto`, 600 s) it answered
+ * 12 where decay 4 without it had answered 14 (three lost, one gained), so decay 4 without it stays as the second: a
+ * puzzle's searches split its share of a round in powers of two (job.wgsl `share`), so a fourth search runs as fast
+ * as the third. The others go without it, as they answered #590 (index) before.
  */
 export const CDCL_SEARCHES: readonly CdclSearch[] = [
   { decayShift: 4, filledFirst: false, rootProbing: true },
+  { decayShift: 4, filledFirst: false, rootProbing: false },
   { decayShift: 5, filledFirst: false, rootProbing: false },
   { decayShift: 5, filledFirst: true, rootProbing: false },
 ];

@@ -117,7 +117,7 @@ export const SEARCHES: Search[] = ['auto', 'probing', 'cdcl', 'race'];
  *   and the eight TAAI puzzles it left open after 7.5M probes each, six of which CDCL answers (README). A TAAI run
  *   gets there after ~7 minutes (300-500 rounds in 240 s; the first CDCL answer at 441 s), a lone hard puzzle after
  *   ~10 s, and the CDCL pipeline is compiled only then. Half the GPU: probing has only its tail left.
- * 32 slots: 10 puzzles with all three CDCL searches (cdcl.ts CDCL_SEARCHES), or 32 with one; with 16, the puzzles past
+ * 32 slots: 8 puzzles with all four CDCL searches (cdcl.ts CDCL_SEARCHES), or 32 with one; with 16, the puzzles past
  * the 16th of a 24-puzzle TAAI tail waited for one (answered at 429-583 s, now 117-219 s).
  */
 const RACE_CDCL = { lanes: 32, slots: 32, budget: 100 };
