@@ -561,10 +561,9 @@ fn next_agreed(start: u32) -> u32 {
   return NONE;
 }
 
-// Root probing from probeAt until its fixpoint (0), a contradiction (STATUS_CONTRADICTION), or `most` probes
+// Root probing from probeAt until its fixpoint (0), a contradiction (STATUS_CONTRADICTION), or `limit` probes in all
 // (STATUS_SUSPENDED: at level 0, between cells, nothing to propagate).
-fn probe_root(most: u32) -> u32 {
-  let entryProbes = rootProbes;
+fn probe_root(limit: u32) -> u32 {
   var step = PROBE_FILLED;
   var agreedAt = 0u;
   var failedValue = 0u;
@@ -585,7 +584,7 @@ fn probe_root(most: u32) -> u32 {
         k++;
       }
       probeAt = k;
-      if (rootProbes - entryProbes >= most) { return STATUS_SUSPENDED; }
+      if (rootProbes >= limit) { return STATUS_SUSPENDED; }
     } else if (step == PROBE_EMPTY) {
       v = EMPTY;
     } else if (step == PROBE_FAILED) {
@@ -789,9 +788,12 @@ fn nono_cdcl() {
       probeAt = NONE;
       if ((variant & VARIANT_ROOT_PROBING) != 0u) {
         // root probing starts from line logic's fixpoint
-        if (propagate() != PROPAGATED) { status = STATUS_CONTRADICTION; }
-        probeAt = 0u;
-        probeChanged = 0u;
+        if (propagate() != PROPAGATED) {
+          status = STATUS_CONTRADICTION;
+        } else {
+          probeAt = 0u;
+          probeChanged = 0u;
+        }
       }
       reset_phases();
     }
@@ -799,7 +801,7 @@ fn nono_cdcl() {
     var spent = 0u;
     if (status == 0u && probeAt != NONE) {
       let entryProbes = rootProbes;
-      status = probe_root(max(1u, params.budget >> share) * ROOT_PROBES_PER_CONFLICT);
+      status = probe_root(entryProbes + max(1u, params.budget >> share) * ROOT_PROBES_PER_CONFLICT);
       spent = (rootProbes - entryProbes) / ROOT_PROBES_PER_CONFLICT;
       if (status == 0u) {
         probeAt = NONE;

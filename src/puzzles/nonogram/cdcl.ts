@@ -46,15 +46,15 @@ export interface CdclSearch {
  * The searches a hard puzzle gets, in the order they join it (the kernel runs them side by side, the first answer
  * counts): per puzzle these settings differ wildly (TAAI #451: 356 conflicts with decay 4, 2,693 with 5; #590,
  * never answered before: decay 5 filled first in 160,538, while decay 4 and 5 empty first cap at 30,000). CPU twin,
- * first solutions, 8,000-conflict cap, the 34 puzzles of TAAI #401-460 that take 1,000 or more: the first alone
- * 153,656 conflicts and 7 capped, the second alone 115,558 and 4, the third alone 125,827 and 10; the best of the
- * first two per puzzle 2 capped, of all three 0. #461-560 (73 puzzles): 359,569 and 25, 354,583 and 28, the best of
- * the first two 21. Root probing before the first search (2026-11-26; the samples are the puzzles at 0-based indices
+ * first solutions, 8,000-conflict cap, the 34 puzzles of TAAI #401-460 that take 1,000 or more: decay 4 alone
+ * 153,656 conflicts and 7 capped, decay 5 alone 115,558 and 4, decay 5 filled first alone 125,827 and 10; the best
+ * of the two decays per puzzle 2 capped, of all three 0. #461-560 (73 puzzles): decay 4 359,569 and 25, decay 5
+ * 354,583 and 28, the better of the two 21. Root probing before the first search (2026-11-26; the samples are the puzzles at 0-based indices
  * 401-460 and 461-560): 108,917 conflicts and 2 capped instead of 153,656 and 7, 330,216 and 27 instead of 359,569
  * and 25; geometric mean per puzzle 0.56 and 0.70. But on a file of 24 tail puzzles (GPU, `auto`, 600 s) it answered
  * 12 where decay 4 without it had answered 14 (three lost, one gained), so decay 4 without it stays as the second: a
  * puzzle's searches split its share of a round in powers of two (job.wgsl `share`), so a fourth search runs as fast
- * as the third. The others go without it, as they answered #590 (index) before.
+ * as the third. The decay-5 searches go without it, as decay 5 filled first answered #590 (index) so.
  */
 export const CDCL_SEARCHES: readonly CdclSearch[] = [
   { decayShift: 4, filledFirst: false, rootProbing: true },
