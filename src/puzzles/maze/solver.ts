@@ -7,6 +7,7 @@
 // - auto: deadend, then the wavefront on whatever loops remain.
 import type { GpuContext } from '../../gpu/context.ts';
 import { Batch, type GridOutcome, type Mode } from '../../engine/batch.ts';
+import { popcount } from '../../engine/bits.ts';
 import type { GridInput, Rule } from '../../engine/rule.ts';
 import type { Maze } from './codec.ts';
 import {
@@ -276,12 +277,6 @@ function fromAtlas(words: Uint32Array, atlas: { width: number; height: number },
     }
   }
   return out;
-}
-
-function popcount(v: number): number {
-  v -= (v >>> 1) & 0x55555555;
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
 /**

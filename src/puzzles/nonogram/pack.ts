@@ -1,6 +1,7 @@
 // Bit-fields of the nonogram line automaton (shaders/nonogram/line.wgsl): the clue table in `aux` and the words of
 // one copy of a puzzle in the state buffer. Host-side operations on copies (probe copies, merging what probes
 // proved) work on these words directly.
+import { popcount } from '../../engine/bits.ts';
 import type { Nonogram } from './codec.ts';
 import { EMPTY, FILLED, UNKNOWN } from './reference.ts';
 
@@ -132,12 +133,6 @@ export function knownCount(l: CopyLayout, words: Uint32Array, at = 0): number {
   let n = 0;
   for (let i = l.rowF; i < l.colF; i++) n += popcount(words[at + i]);
   return n;
-}
-
-export function popcount(x: number): number {
-  x = x - ((x >>> 1) & 0x55555555);
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
 /** Row-major 0/1 of a copy whose cells are all known. */

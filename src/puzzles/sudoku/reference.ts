@@ -2,6 +2,7 @@
 // (shaders/sudoku/ca.wgsl, one generation as a pure function of a cell's units), a complete solver that counts
 // solutions up to a limit, and the verifier. These are the oracles the GPU is tested against.
 import { FLAG_CHANGED, FLAG_CONTRADICTION, FLAG_PENDING, RULE_FLAG_BASE } from '../../engine/constants.ts';
+import { popcount } from '../../engine/bits.ts';
 
 /** One sudoku: an n x n grid (n <= 32: a cell's candidates are one u32), boxes boxW wide and boxH tall. */
 export interface SudokuPuzzle {
@@ -61,11 +62,7 @@ export function fullMask(n: number): number {
   return n >= 32 ? 0xffffffff : ((1 << n) - 1) >>> 0;
 }
 
-export function popcount(x: number): number {
-  x = x - ((x >>> 1) & 0x55555555);
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
-}
+export { popcount };
 
 /** value (1-based) of a one-bit mask */
 export function bitValue(m: number): number {
