@@ -1,14 +1,14 @@
 // Conflict-driven search (cdcl.ts, cdcl.wgsl): the CPU twin gives the same answers as the probing solver (solveCpu),
-// and the kernel is the CPU twin step for step: the same conflicts, decisions, line settles, explanation settles,
+// and the kernel is the CPU twin step for step: the same conflicts, decisions, line settles, explanation checks,
 // learned clauses, restarts and solutions, whatever its neighbours in the SIMD lanes do.
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseNonograms, pictureToPuzzle, type Nonogram } from '../src/puzzles/nonogram/codec.ts';
-import { CDCL_SEARCHES, lubyTerm, solveCdclCpu } from '../src/puzzles/nonogram/cdcl.ts';
+import { CDCL_SEARCHES, explainLine, lubyTerm, solveCdclCpu } from '../src/puzzles/nonogram/cdcl.ts';
 import { cdclKernel, LANE_MAX_LINE, probingKernel, solveNonogramCdcl } from '../src/puzzles/nonogram/lane.ts';
 import { ANSWERS, raceRounds } from '../src/puzzles/nonogram/rounds.ts';
 import { compileNonogramRules, solveNonograms } from '../src/puzzles/nonogram/solver.ts';
-import { solveCpu, verify } from '../src/puzzles/nonogram/reference.ts';
+import { EMPTY, FILLED, UNKNOWN, settle, solveCpu, verify } from '../src/puzzles/nonogram/reference.ts';
 import { skipGpu, withDevice } from './gpu.ts';
 import { randomPicture } from './nonogram.helpers.ts';
 
@@ -26,6 +26,62 @@ function edgeCases(): Nonogram[] {
 describe('nonogram CDCL (CPU twin) answers as the probing solver does', () => {
   it('the Luby sequence', () => {
     expect(Array.from({ length: 15 }, (_, i) => lubyTerm(i + 1))).toEqual([1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+  });
+
+  it('explainLine reduces as the exact settle does (its automaton checks answer as settles): random lines, known cells, contradictions', () => {
+    let seed = 12345;
+    const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) / (1 << 24);
+    const seen = { decided: 0, contradictions: 0, dropped: 0 };
+    for (let trial = 0; trial < 3000; trial++) {
+      const len = 1 + Math.floor(rand() * 31);
+      const picture = Array.from({ length: len }, () => rand() < 0.55);
+      const clue: number[] = [];
+      for (let i = 0, run = 0; i <= len; i++) {
+        if (i < len && picture[i]) run++;
+        else if (run) clue.push(run), (run = 0);
+      }
+      // known cells from the picture, a few flipped (contradictions), in a random trail order
+      const line = new Uint8Array(len);
+      const knownShare = rand();
+      for (let i = 0; i < len; i++) if (rand() < knownShare) line[i] = picture[i] !== rand() < 0.08 ? FILLED : EMPTY;
+      const order = Array.from({ length: len }, () => Math.floor(rand() * 1000));
+      let fil = 0;
+      let emp = 0;
+      for (let i = 0; i < len; i++) {
+        if (line[i] === FILLED) fil |= 1 << i;
+        if (line[i] === EMPTY) emp |= 1 << i;
+      }
+      // the reduction by settles (the twin's before explainLine): latest first, ties to the lower cell
+      const bySettles = (t: number, tv: number) => {
+        let keep = fil | emp;
+        const tried = new Set<number>();
+        for (;;) {
+          const left = [...Array(len).keys()].filter((i) => (keep >>> i) & 1 && !tried.has(i));
+          if (left.length === 0) return keep;
+          const pick = left.reduce((a, b) => (order[b] > order[a] ? b : a));
+          tried.add(pick);
+          const without = keep & ~(1 << pick);
+          const out = new Uint8Array(len);
+          const ok = settle(clue, Uint8Array.from(line, (v, i) => ((without >>> i) & 1 ? v : UNKNOWN)), out);
+          if (t < 0 ? !ok : ok && out[t] === tv) keep = without;
+        }
+      };
+      const out = new Uint8Array(len);
+      const where = `${clue} / ${line.join('')}`;
+      const targets: [number, number][] = [];
+      if (!settle(clue, line, out)) targets.push([-1, 0]);
+      else for (let t = 0; t < len; t++) if (line[t] === UNKNOWN && out[t] !== UNKNOWN) targets.push([t, out[t]]);
+      for (const [t, tv] of targets) {
+        const keep = explainLine(clue, len, fil, emp, t, tv, order);
+        expect(keep, `${where} cell ${t}`).toBe(bySettles(t, tv));
+        if (t < 0) seen.contradictions++;
+        else seen.decided++;
+        if (keep !== (fil | emp)) seen.dropped++;
+      }
+    }
+    expect(seen.decided).toBeGreaterThan(3000);
+    expect(seen.contradictions).toBeGreaterThan(300);
+    expect(seen.dropped).toBeGreaterThan(1000);
   });
 
   it('random pictures and edge cases: same status; unique puzzles the same solution; two distinct verified solutions for multiple', () => {
@@ -80,7 +136,7 @@ describe.skipIf(skipGpu)('nonogram CDCL kernel = CPU twin, step for step', () =>
         conflicts: r.conflicts,
         decisions: r.decisions,
         settles: r.settles,
-        explainSettles: r.explainSettles,
+        explainChecks: r.explainChecks,
         learned: r.learned,
         restarts: r.restarts,
         probes: r.probes,

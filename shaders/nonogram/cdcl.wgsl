@@ -26,7 +26,7 @@ struct Params {
 
 @group(0) @binding(0) var<uniform> params: Params;
 
-// input and results as job.wgsl says; the counters: conflicts, decisions, settles, explanation settles, learned
+// input and results as job.wgsl says; the counters: conflicts, decisions, settles, explanation checks, learned
 // clauses, restarts, and the level (LEVEL_*: the weakest means that sufficed) with root probing's probes past its two
 // bits.
 
@@ -104,7 +104,7 @@ var<private> memAt: u32;
 var<private> conflicts: u32;
 var<private> decisions: u32;
 var<private> settles: u32;
-var<private> explainSettles: u32;
+var<private> explainChecks: u32;
 var<private> learned: u32;
 var<private> restarts: u32;
 var<private> level: u32;
@@ -196,8 +196,64 @@ fn clue_of(isCol: bool, l: u32) -> u32 {
   return clues + clue_word(clues + select(0u, height, isCol) + l);
 }
 
+// explain's automaton of the line's clue (cdcl.ts lineAutomaton): bits of states, the clue's pattern symbols
+// matched; `aOne` states followed by a filled cell of a block, `aGap` those at a block's end followed by its one empty
+// cell, `aStay` those an empty cell leaves alone
+var<private> aOne: u32;
+var<private> aGap: u32;
+var<private> aStay: u32;
+var<private> aAccept: u32;
+
+fn line_automaton(clue: u32) {
+  let k = clue_word(clue);
+  aOne = 0u;
+  aGap = 0u;
+  aStay = 1u;
+  var q = 0u;
+  for (var b = 0u; b < k; b++) {
+    let n = clue_word(clue + 1u + b);
+    if (n == 0u) { continue; }
+    if (q > 0u) {
+      aGap |= 1u << q;
+      q++;
+      aStay |= 1u << q;
+    }
+    aOne |= ((1u << n) - 1u) << q;
+    q += n;
+  }
+  aAccept = 1u << q;
+  aStay |= aAccept;
+}
+
+// Whether the known cells `fil` and `emp` of a line of `len` cells force cell `t` to `tv` (t NONE: contradict the
+// clue), as cdcl.ts lineForces: the exact settle's answer by two passes of shifts
+fn line_forces(fil: u32, emp: u32, len: u32, t: u32, tv: u32) -> bool {
+  var reach = 1u;
+  let end = select(t, len, t == NONE);
+  var f = fil;
+  var e = emp;
+  for (var j = 0u; j < end; j++) {
+    reach = select((reach & aOne) << 1u, 0u, (e & 1u) != 0u) | select((reach & aStay) | ((reach & aGap) << 1u), 0u, (f & 1u) != 0u);
+    f >>= 1u;
+    e >>= 1u;
+  }
+  if (t == NONE) { return (reach & aAccept) == 0u; }
+  var live = aAccept;
+  // cells len-1 down to t+1, their bits taken from the top
+  f = fil << (32u - len);
+  e = emp << (32u - len);
+  for (var j = len - 1u; j > t; j--) {
+    live = select((live >> 1u) & aOne, 0u, (e & 0x80000000u) != 0u) | select((live & aStay) | ((live >> 1u) & aGap), 0u, (f & 0x80000000u) != 0u);
+    f <<= 1u;
+    e <<= 1u;
+  }
+  let other = select((reach & aStay) | ((reach & aGap) << 1u), (reach & aOne) << 1u, tv == EMPTY);
+  return (other & live) == 0u;
+}
+
 // The false literals of the cells of line l known before trail position `pos` that still force `goal` to `tv`
-// (goal NONE: still contradict the clue), reduced latest first; into `expl`.
+// (goal NONE: still contradict the clue), reduced latest first, each try an automaton check (cdcl.ts explainLine);
+// into `expl`.
 fn explain(isCol: bool, l: u32, pos: u32, goal: u32, tv: u32) {
   let len = select(width, height, isCol);
   let fil = cur[select(ROW_F, COL_F, isCol) + l];
@@ -216,6 +272,8 @@ fn explain(isCol: bool, l: u32, pos: u32, goal: u32, tv: u32) {
       if (t < pos) { keep |= 1u << i; }
     }
   }
+  line_automaton(clue);
+  let goalAt = select(tIndex, NONE, goal == NONE);
   var tried = 0u;
   loop {
     var pick = 32u;
@@ -231,13 +289,8 @@ fn explain(isCol: bool, l: u32, pos: u32, goal: u32, tv: u32) {
     if (pick == 32u) { break; }
     tried |= 1u << pick;
     let without = keep & ~(1u << pick);
-    explainSettles++;
-    let st = settle1(fil & without, emp & without, len, clue);
-    var holds = !st.ok;
-    if (goal != NONE) {
-      holds = st.ok && ((select(st.emp, st.fil, tv == FILLED) >> tIndex) & 1u) != 0u;
-    }
-    if (holds) { keep = without; }
+    explainChecks++;
+    if (line_forces(fil & without, emp & without, len, goalAt, tv)) { keep = without; }
   }
   explLen = 0u;
   for (var m = keep; m != 0u; m &= m - 1u) {
@@ -732,7 +785,7 @@ fn nono_cdcl() {
       conflicts = scratch[slotAt + 1u];
       decisions = scratch[slotAt + 2u];
       settles = scratch[slotAt + 3u];
-      explainSettles = scratch[slotAt + 4u];
+      explainChecks = scratch[slotAt + 4u];
       learned = scratch[slotAt + 5u];
       restarts = scratch[slotAt + 6u];
       level = scratch[slotAt + 7u] & 3u;
@@ -755,7 +808,7 @@ fn nono_cdcl() {
       conflicts = 0u;
       decisions = 0u;
       settles = 0u;
-      explainSettles = 0u;
+      explainChecks = 0u;
       learned = 0u;
       restarts = 0u;
       level = LEVEL_LINE;
@@ -811,7 +864,7 @@ fn nono_cdcl() {
     }
     // (u32 arithmetic wraps: the search sees `spent` conflicts gone already)
     if (status == 0u) { status = search(conflicts - spent); }
-    close_job(job, array<u32, 8>(status, conflicts, decisions, settles, explainSettles, learned, restarts, level | (rootProbes << 2u)), S_SOLUTIONS);
+    close_job(job, array<u32, 8>(status, conflicts, decisions, settles, explainChecks, learned, restarts, level | (rootProbes << 2u)), S_SOLUTIONS);
     if (status == STATUS_SUSPENDED) {
       scratch[slotAt + H_SOLUTIONS] = solutions;
       scratch[slotAt + H_TRAIL] = trailLen;

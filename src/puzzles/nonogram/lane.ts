@@ -231,7 +231,7 @@ export async function cdclKernel(ctx: GpuContext, puzzles: Nonogram[], opts: Cdc
       conflicts: w[at + 1],
       decisions: w[at + 2],
       settles: w[at + 3],
-      explainSettles: w[at + 4],
+      explainChecks: w[at + 4],
       learned: w[at + 5],
       restarts: w[at + 6],
       // cdcl.wgsl's last counter: the level, root probing's probes past its two bits
