@@ -225,35 +225,37 @@ fn line_automaton(clue: u32) {
   aStay |= aAccept;
 }
 
-// Whether the known cells `fil` and `emp` of a line of `len` cells force cell `t` to `tv` (t NONE: contradict the
-// clue), as cdcl.ts lineForces: the exact settle's answer by two passes of shifts
-fn line_forces(fil: u32, emp: u32, len: u32, t: u32, tv: u32) -> bool {
-  var reach = 1u;
-  let end = select(t, len, t == NONE);
-  var f = fil;
-  var e = emp;
-  for (var j = 0u; j < end; j++) {
-    reach = select((reach & aOne) << 1u, 0u, (e & 1u) != 0u) | select((reach & aStay) | ((reach & aGap) << 1u), 0u, (f & 1u) != 0u);
-    f >>= 1u;
-    e >>= 1u;
-  }
-  if (t == NONE) { return (reach & aAccept) == 0u; }
-  var live = aAccept;
-  // cells len-1 down to t+1, their bits taken from the top
-  f = fil << (32u - len);
-  e = emp << (32u - len);
-  for (var j = len - 1u; j > t; j--) {
-    live = select((live >> 1u) & aOne, 0u, (e & 0x80000000u) != 0u) | select((live & aStay) | ((live >> 1u) & aGap), 0u, (f & 0x80000000u) != 0u);
-    f <<= 1u;
-    e <<= 1u;
-  }
-  let other = select((reach & aStay) | ((reach & aGap) << 1u), (reach & aOne) << 1u, tv == EMPTY);
-  return (other & live) == 0u;
+// explain's kept cells of the line, the explained cell's index on it (NONE: a contradiction) and its other value;
+// its layers (cdcl.ts explainLine): `paths[j]`, the states reachable from the start through cells 0..j-1 (through
+// the other value at the explained cell, once past it); `ends[j]`, the states from which the accepting state is
+// reachable through cells j..len-1 (through the other value at the explained cell, while before it)
+var<private> xFil: u32;
+var<private> xEmp: u32;
+var<private> xAt: u32;
+var<private> xOtherFilled: bool;
+var<private> paths: array<u32, 32>;
+var<private> ends: array<u32, 32>;
+
+// one step over cell j as the kept cells (and the other value at the explained cell) allow
+fn line_forward(s: u32, j: u32) -> u32 {
+  let f = (s & aOne) << 1u;
+  let e = (s & aStay) | ((s & aGap) << 1u);
+  if (j == xAt) { return select(e, f, xOtherFilled); }
+  let bit = 1u << j;
+  return select(0u, f, (xEmp & bit) == 0u) | select(0u, e, (xFil & bit) == 0u);
+}
+
+fn line_backward(s: u32, j: u32) -> u32 {
+  let f = (s >> 1u) & aOne;
+  let e = (s & aStay) | ((s >> 1u) & aGap);
+  if (j == xAt) { return select(e, f, xOtherFilled); }
+  let bit = 1u << j;
+  return select(0u, f, (xEmp & bit) == 0u) | select(0u, e, (xFil & bit) == 0u);
 }
 
 // The false literals of the cells of line l known before trail position `pos` that still force `goal` to `tv`
-// (goal NONE: still contradict the clue), reduced latest first, each try an automaton check (cdcl.ts explainLine);
-// into `expl`.
+// (goal NONE: still contradict the clue), reduced latest first, each try a look at the automaton's layers (cdcl.ts
+// explainLine); into `expl`.
 fn explain(isCol: bool, l: u32, pos: u32, goal: u32, tv: u32) {
   let len = select(width, height, isCol);
   let fil = cur[select(ROW_F, COL_F, isCol) + l];
@@ -273,7 +275,14 @@ fn explain(isCol: bool, l: u32, pos: u32, goal: u32, tv: u32) {
     }
   }
   line_automaton(clue);
-  let goalAt = select(tIndex, NONE, goal == NONE);
+  xFil = fil & keep;
+  xEmp = emp & keep;
+  xAt = select(tIndex, NONE, goal == NONE);
+  xOtherFilled = tv == EMPTY;
+  paths[0] = 1u;
+  for (var j = 0u; j < len; j++) { paths[j + 1u] = line_forward(paths[j], j); }
+  ends[len] = aAccept;
+  for (var j = len; j > 0u; j--) { ends[j - 1u] = line_backward(ends[j], j - 1u); }
   var tried = 0u;
   loop {
     var pick = 32u;
@@ -288,9 +297,25 @@ fn explain(isCol: bool, l: u32, pos: u32, goal: u32, tv: u32) {
     }
     if (pick == 32u) { break; }
     tried |= 1u << pick;
-    let without = keep & ~(1u << pick);
     explainChecks++;
-    if (line_forces(fil & without, emp & without, len, goalAt, tv)) { keep = without; }
+    // still forced without the cell: no state one step past paths[pick] (either value) is in ends[pick + 1]
+    var s = paths[pick];
+    if (((((s & aOne) << 1u) | (s & aStay) | ((s & aGap) << 1u)) & ends[pick + 1u]) != 0u) { continue; }
+    keep &= ~(1u << pick);
+    xFil &= keep;
+    xEmp &= keep;
+    // the layers past the cell and before it, as far as they change
+    for (var j = pick; j < len; j++) {
+      s = line_forward(s, j);
+      if (s == paths[j + 1u]) { break; }
+      paths[j + 1u] = s;
+    }
+    s = ends[pick + 1u];
+    for (var j = pick + 1u; j > 0u; j--) {
+      s = line_backward(s, j - 1u);
+      if (s == ends[j - 1u]) { break; }
+      ends[j - 1u] = s;
+    }
   }
   explLen = 0u;
   for (var m = keep; m != 0u; m &= m - 1u) {

@@ -148,58 +148,72 @@ function lineAutomaton(clue: ArrayLike<number>): LineAutomaton {
   return { one, gap, stay: (stay | accept) >>> 0, accept };
 }
 
-/**
- * Whether a line's known cells (bits of `fil` and `emp`) force cell `t` to `tv` (t -1: contradict the clue), given
- * that they are consistent with it (t >= 0): no edge with the other value at t leads from a state reachable from the
- * start to one from which the accepting state is reachable. Two passes of a few shifts per cell, where the settle it
- * stands for (the exact one: the same answer) runs loops per block.
- */
-function lineForces(a: LineAutomaton, len: number, fil: number, emp: number, t: number, tv: number): boolean {
-  let reach = 1;
-  const end = t < 0 ? len : t;
-  for (let j = 0; j < end; j++) {
-    reach = ((emp >>> j) & 1 ? 0 : (reach & a.one) << 1) | ((fil >>> j) & 1 ? 0 : (reach & a.stay) | ((reach & a.gap) << 1));
-  }
-  if (t < 0) return (reach & a.accept) === 0;
-  let live = a.accept;
-  for (let j = len - 1; j > t; j--) {
-    live = ((emp >>> j) & 1 ? 0 : (live >>> 1) & a.one) | ((fil >>> j) & 1 ? 0 : (live & a.stay) | ((live >>> 1) & a.gap));
-  }
-  const other = tv === EMPTY ? (reach & a.one) << 1 : (reach & a.stay) | ((reach & a.gap) << 1);
-  return (other & live) === 0;
-}
+// explainLine's layers: paths[j], the states reachable from the start through cells 0..j-1 (through the other value
+// at the explained cell, once past it); ends[j], the states from which the accepting state is reachable through cells
+// j..len-1 (through the other value at the explained cell, while before it)
+const paths = new Uint32Array(33);
+const ends = new Uint32Array(33);
 
 /**
  * Why a line's known cells (bits of `fil` and `emp`, up to 31 cells; `order[i]` the trail position of cell i) force
  * cell `t` to `tv` (t -1: contradict the clue): a subset of them that still does, as bits, reduced greedily latest
  * first (each cell dropped while the rest still force it). Keeping the earliest cells gives clauses over older
  * literals: a cut in the clue's automaton that ignores the trail (the regular constraint's usual explanation, four
- * passes over the line) took 20-25% more conflicts on the CPU twin, TAAI #401-500 (185,994 against 147,057 with root
+ * passes over the line) took 26% more conflicts on the CPU twin, TAAI #401-500 (185,994 against 147,057 with root
  * probing under a 3,000-conflict cap; 54 answered against 69), though it cost 3x less per conflict there.
  *
- * Each try is an automaton check (lineForces) rather than a settle: the same answers, so the same explanations, at a
- * fraction of the cost (the settles had been ~260 a conflict, 80% of the twin's time).
+ * The tries need no settle (a settle each had been ~260 a conflict, 80% of the twin's time): the cells force the
+ * value iff no path of the clue's automaton runs from the start to the accepting state through the other value at
+ * t, so with the layers above, dropping cell p keeps them forcing it iff no state one step past `paths[p]` (either
+ * value at p) is in `ends[p + 1]`. A drop then updates the layers past p and before it, as far as they change.
  */
 export function explainLine(clue: ArrayLike<number>, len: number, fil: number, emp: number, t: number, tv: number, order: ArrayLike<number>, counter?: { checks: number }): number {
-  const a = lineAutomaton(clue);
+  const { one, gap, stay, accept } = lineAutomaton(clue);
+  const onFilled = (s: number) => ((s & one) << 1) >>> 0;
+  const onEmpty = (s: number) => ((s & stay) | ((s & gap) << 1)) >>> 0;
+  const beforeFilled = (s: number) => (s >>> 1) & one;
+  const beforeEmpty = (s: number) => ((s & stay) | ((s >>> 1) & gap)) >>> 0;
   let keep = (fil | emp) >>> 0;
+  // one step over cell j as the kept cells (and the other value at t) allow
+  const forward = (s: number, j: number) => {
+    if (j === t) return tv === EMPTY ? onFilled(s) : onEmpty(s);
+    return ((emp & keep) >>> j) & 1 ? onEmpty(s) : ((fil & keep) >>> j) & 1 ? onFilled(s) : (onFilled(s) | onEmpty(s)) >>> 0;
+  };
+  const backward = (s: number, j: number) => {
+    if (j === t) return tv === EMPTY ? beforeFilled(s) : beforeEmpty(s);
+    return ((emp & keep) >>> j) & 1 ? beforeEmpty(s) : ((fil & keep) >>> j) & 1 ? beforeFilled(s) : (beforeFilled(s) | beforeEmpty(s)) >>> 0;
+  };
+  paths[0] = 1;
+  for (let j = 0; j < len; j++) paths[j + 1] = forward(paths[j], j);
+  ends[len] = accept;
+  for (let j = len - 1; j >= 0; j--) ends[j] = backward(ends[j + 1], j);
   let tried = 0;
   for (;;) {
     // the latest cell not yet tried
-    let pick = -1;
+    let p = -1;
     let latest = -1;
     for (let m = keep & ~tried; m !== 0; m &= m - 1) {
       const i = 31 - Math.clz32(m & -m);
       if (order[i] > latest) {
         latest = order[i];
-        pick = i;
+        p = i;
       }
     }
-    if (pick < 0) return keep;
-    tried |= 1 << pick;
-    const without = keep & ~(1 << pick);
+    if (p < 0) return keep;
+    tried |= 1 << p;
     if (counter) counter.checks++;
-    if (lineForces(a, len, fil & without, emp & without, t, tv)) keep = without;
+    if (((onFilled(paths[p]) | onEmpty(paths[p])) & ends[p + 1]) !== 0) continue;
+    keep &= ~(1 << p);
+    for (let j = p, s = paths[p]; j < len; j++) {
+      s = forward(s, j);
+      if (s === paths[j + 1]) break;
+      paths[j + 1] = s;
+    }
+    for (let j = p, s = ends[p + 1]; j >= 0; j--) {
+      s = backward(s, j);
+      if (s === ends[j]) break;
+      ends[j] = s;
+    }
   }
 }
 
