@@ -117,7 +117,7 @@ const luby = (i: number): number => {
 };
 export { luby as lubyTerm };
 
-/** A line clue's automaton (explainLine): bits of states, the clue's pattern symbols matched (1^c1 0 1^c2 0 ... 1^ck,
+/** A line clue's automaton (settleByAutomaton, explainLine): bits of states, the clue's pattern symbols matched (1^c1 0 1^c2 0 ... 1^ck,
  * the 0s also repeating before, between and after blocks), at most 32 for lines up to 31 cells. */
 interface LineAutomaton {
   /** states followed by a filled cell of a block */
@@ -157,7 +157,8 @@ let settledEmp = 0;
  * The exact settle of a line of up to 31 cells (bits of `fil` and `emp`) by its clue's automaton, into settledFil and
  * settledEmp; false on a contradiction. The same function as reference.ts settle and settle.wgsl settle1 (the kernel
  * = twin tests compare every settle's outcome through the search), on words instead of a DP over cells: the twin's
- * settles cost ~8x less. On SwiftShader the same loops were no faster than settle1 (README).
+ * conflicts cost 3x less (TAAI #401-500: 0.21 ms against 0.65). On SwiftShader the same loops were no faster than
+ * settle1 (README).
  */
 function settleByAutomaton(a: LineAutomaton, len: number, fil: number, emp: number): boolean {
   const { one, gap, stay, accept } = a;
