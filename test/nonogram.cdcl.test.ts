@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseNonograms, pictureToPuzzle, type Nonogram } from '../src/puzzles/nonogram/codec.ts';
-import { CDCL_SEARCHES, explainLine, lubyTerm, solveCdclCpu } from '../src/puzzles/nonogram/cdcl.ts';
+import { CDCL_SEARCHES, explainLine, lineAutomaton, lubyTerm, solveCdclCpu } from '../src/puzzles/nonogram/cdcl.ts';
 import { cdclKernel, LANE_MAX_LINE, probingKernel, solveNonogramCdcl } from '../src/puzzles/nonogram/lane.ts';
 import { ANSWERS, raceRounds } from '../src/puzzles/nonogram/rounds.ts';
 import { compileNonogramRules, solveNonograms } from '../src/puzzles/nonogram/solver.ts';
@@ -72,7 +72,7 @@ describe('nonogram CDCL (CPU twin) answers as the probing solver does', () => {
       if (!settle(clue, line, out)) targets.push([-1, 0]);
       else for (let t = 0; t < len; t++) if (line[t] === UNKNOWN && out[t] !== UNKNOWN) targets.push([t, out[t]]);
       for (const [t, tv] of targets) {
-        const keep = explainLine(clue, len, fil, emp, t, tv, order);
+        const keep = explainLine(lineAutomaton(clue), len, fil, emp, t, tv, order);
         expect(keep, `${where} cell ${t}`).toBe(bySettles(t, tv));
         if (t < 0) seen.contradictions++;
         else seen.decided++;

@@ -283,6 +283,8 @@ fn explain(isCol: bool, l: u32, pos: u32, goal: u32, tv: u32) {
   for (var j = 0u; j < len; j++) { paths[j + 1u] = line_forward(paths[j], j); }
   ends[len] = aAccept;
   for (var j = len; j > 0u; j--) { ends[j - 1u] = line_backward(ends[j], j - 1u); }
+  // each known cell is tried once
+  explainChecks += countOneBits(keep);
   var tried = 0u;
   loop {
     var pick = 32u;
@@ -297,7 +299,6 @@ fn explain(isCol: bool, l: u32, pos: u32, goal: u32, tv: u32) {
     }
     if (pick == 32u) { break; }
     tried |= 1u << pick;
-    explainChecks++;
     // still forced without the cell: no state one step past paths[pick] (either value) is in ends[pick + 1]
     var s = paths[pick];
     if (((((s & aOne) << 1u) | (s & aStay) | ((s & aGap) << 1u)) & ends[pick + 1u]) != 0u) { continue; }
