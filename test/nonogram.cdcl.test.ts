@@ -178,8 +178,8 @@ describe.skipIf(skipGpu)('nonogram CDCL kernel = CPU twin, step for step', () =>
   it.runIf(existsSync(taai))('TAAI 2011 #451 and #133 with the four searches (CDCL_SEARCHES), each next joining after a round of 40 conflicts: each answer is its search\'s twin; the other searches alone match their twins too', async () => {
     await withDevice(async (ctx) => {
       const all = parseNonograms(readFileSync(taai), taai).map((r) => r.puzzle!);
-      // first solutions, the four searches: #451 2,160 / 356 / 2,693 / 494 conflicts, #133 0 (after root probing) / 217 /
-      // 118 / 89
+      // first solutions, the four searches: #451 4,474 / 6,089 / 2,899 / 7,843 conflicts, #133 0 (after root probing) /
+      // 143 / 128 / 74
       const ps = [all[450], all[132]];
       const stats = { dispatches: 0, readbacks: 0, joined: 0 };
       const got = await solveNonogramCdcl(ctx, ps, { budget: 40, joinAfter: 1, maxSolutions: 1 }, stats);
@@ -187,8 +187,8 @@ describe.skipIf(skipGpu)('nonogram CDCL kernel = CPU twin, step for step', () =>
       // probes, spans rounds of at most 40 x 16)
       expect(stats.joined, 'searches joined').toBe(4);
       expectSteps(ps, got, 1);
-      // the second search answers #451 though it joined later; the first, root probing, answers #133 without a conflict
-      expect(got[0]!.search).toEqual(CDCL_SEARCHES[1]);
+      // the third search answers #451 though it joined later; the first, root probing, answers #133 without a conflict
+      expect(got[0]!.search).toEqual(CDCL_SEARCHES[2]);
       expect([got[1]!.search, got[1]!.level, got[1]!.conflicts]).toEqual([CDCL_SEARCHES[0], 'search', 0]);
       expect(got[1]!.probes).toBeGreaterThan(0);
       const firstConflicts = solveCdclCpu(all[132], { maxSolutions: 1 }).conflicts;
@@ -198,7 +198,22 @@ describe.skipIf(skipGpu)('nonogram CDCL kernel = CPU twin, step for step', () =>
         expectSteps([all[132]], alone, 1);
         expect(alone[0]!.conflicts, JSON.stringify(search)).not.toBe(firstConflicts);
       }
-      await expect(solveNonogramCdcl(ctx, ps, { searches: [{ decayShift: 3, filledFirst: false, rootProbing: false }] })).rejects.toThrow(/decay shift of 3/);
+      await expect(solveNonogramCdcl(ctx, ps, { searches: [{ decayShift: 3, filledFirst: false, rootProbing: false, targetPhases: false }] })).rejects.toThrow(/decay shift of 3/);
+    });
+  });
+
+  it.runIf(existsSync(taai))('TAAI 2011 #1-16 and #424 with target phases, suspended every 20 conflicts and resumed: the twin\'s steps; the target changes the search', async () => {
+    await withDevice(async (ctx) => {
+      const all = parseNonograms(readFileSync(taai), taai).map((r) => r.puzzle!);
+      const ps = [...all.slice(0, 16), all[423]];
+      for (const rootProbing of [false, true]) {
+        const search = { decayShift: 5, filledFirst: false, rootProbing, targetPhases: true };
+        const got = await solveNonogramCdcl(ctx, ps, { lanes: 8, slots: 6, budget: 20, maxSolutions: 2, searches: [search] });
+        expectSteps(ps, got, 2);
+        expect(got[16]!.search).toEqual(search);
+        // #424 takes hundreds of conflicts: without target phases its search differs
+        expect(got[16]!.conflicts).not.toBe(solveCdclCpu(all[423], { search: { ...search, targetPhases: false } }).conflicts);
+      }
     });
   });
 

@@ -114,6 +114,8 @@ describe('cellsolve gen/solve nonogram', () => {
     expect([c1.status, c1.search, c1.level, [c1.solution, c1.solution2].sort()]).toEqual(['multiple', 'cdcl', 'search', ['0110', '1001']]);
     expect(c1.decisions).toBeGreaterThan(0);
     expect(typeof c1.conflicts).toBe('number');
+    // which of the searches answered (cdcl.ts CDCL_SEARCHES)
+    expect([c1.decayShift, c1.filledFirst, c1.rootProbing, c1.targetPhases]).toEqual([4, false, true, true]);
     expect(c2.status).toBe('contradiction');
     const badSearch = cli(['solve', 'nonogram', '--search', 'dfs', `${S}two-ways.json`]);
     expect(badSearch.status).toBe(2);

@@ -44,7 +44,10 @@ const S_TRAIL: u32 = 4320u;
 const S_TRAIL_LIM: u32 = 5344u;
 const S_LEARNT: u32 = 6369u;
 const S_PHASE: u32 = 7394u;
-const S_MEM: u32 = 7426u;
+// the target phases (cdcl.ts): the longest conflict-free trail's filled cells and its cells, as rows' bits
+const S_TARGET_F: u32 = 7426u;
+const S_TARGET_K: u32 = 7458u;
+const S_MEM: u32 = 7490u;
 // root probing's filled probe: its rows' filled and empty bits (in the learnt clause's room, unused until the search)
 const S_PROBE_F: u32 = S_LEARNT;
 const S_PROBE_E: u32 = S_LEARNT + 32u;
@@ -63,6 +66,7 @@ const H_RESTARTS: u32 = 14u;
 const H_UNTIL_RESTART: u32 = 15u;
 const H_PROBE_AT: u32 = 16u;
 const H_PROBE_CHANGED: u32 = 17u;
+const H_TARGET: u32 = 18u;
 // root probes that count as one conflict of the round's budget: on SwiftShader the ~2,500 probes of a TAAI puzzle's
 // root probing take about as long as 200 conflicts (TAAI #401-500 with --search cdcl: a first round of 19 s against
 // ~10 s without it), though a probe settles ~5 lines and a conflict ~340
@@ -71,9 +75,11 @@ const ROOT_PROBES_PER_CONFLICT: u32 = 16u;
 const KEEP_LENGTH: u32 = 12u;
 const RESTART_BASE: u32 = 100u;
 // The job's variant is its search (cdcl.ts CDCL_SEARCHES): inc grows by inc >> (DECAY_SHIFT_BASE + the bits below
-// VARIANT_ROOT_PROBING) per conflict (the activity decay), with VARIANT_ROOT_PROBING root probing comes first, and
-// with VARIANT_FILLED_FIRST the saved phases start filled.
+// VARIANT_TARGET_PHASES) per conflict (the activity decay), with VARIANT_TARGET_PHASES decisions take the target
+// phases first, with VARIANT_ROOT_PROBING root probing comes first, and with VARIANT_FILLED_FIRST the saved phases
+// start filled.
 const DECAY_SHIFT_BASE: u32 = 4u;
+const VARIANT_TARGET_PHASES: u32 = 0x20u;
 const VARIANT_ROOT_PROBING: u32 = 0x40u;
 const VARIANT_FILLED_FIRST: u32 = 0x80u;
 const NONE: u32 = 0xffffffffu;
@@ -120,6 +126,7 @@ var<private> top: u32;
 var<private> blockAt: u32;
 var<private> restartCount: u32;
 var<private> untilRestart: u32;
+var<private> targetLen: u32;
 
 var<private> seen: array<u32, 32>;
 // explain's line: the trail positions of its known cells
@@ -734,6 +741,21 @@ fn search(entryConflicts: u32) -> u32 {
     if (confl != PROPAGATED) {
       conflicts++;
       if (dl == 0u) { return done_status(); }
+      // the levels below the conflict's hold together: a longer such trail than any before is the new target
+      let free = scratch[slotAt + S_TRAIL_LIM + dl - 1u];
+      if ((variant & VARIANT_TARGET_PHASES) != 0u && free > targetLen) {
+        targetLen = free;
+        for (var r = 0u; r < height; r++) {
+          scratch[slotAt + S_TARGET_F + r] = 0u;
+          scratch[slotAt + S_TARGET_K + r] = 0u;
+        }
+        for (var k = 0u; k < free; k++) {
+          let c = scratch[slotAt + S_TRAIL + k];
+          let bit = 1u << (c & 31u);
+          scratch[slotAt + S_TARGET_K + (c >> 5u)] |= bit;
+          if (value_of(c) == FILLED) { scratch[slotAt + S_TARGET_F + (c >> 5u)] |= bit; }
+        }
+      }
       let bt = analyze(confl);
       let at = top;
       if (learntLen > 1u) {
@@ -741,7 +763,7 @@ fn search(entryConflicts: u32) -> u32 {
         learned++;
       }
       assert_learnt(bt, at);
-      inc += inc >> (DECAY_SHIFT_BASE + (variant & (VARIANT_ROOT_PROBING - 1u)));
+      inc += inc >> (DECAY_SHIFT_BASE + (variant & (VARIANT_TARGET_PHASES - 1u)));
       if (inc > 0x100000u) { rescale(); }
       if (conflicts >= params.conflictCap) { return STATUS_CAPPED; }
       untilRestart--;
@@ -771,7 +793,7 @@ fn search(entryConflicts: u32) -> u32 {
       continue;
     }
     if (conflicts - entryConflicts >= max(1u, params.budget >> share)) { return STATUS_SUSPENDED; }
-    // decide: the unassigned cell of highest activity (the lowest index on a tie), its saved phase
+    // decide: the unassigned cell of highest activity (the lowest index on a tie), its target phase, else its saved one
     var best = NONE;
     var bestA = 0u;
     let rowCells = (1u << width) - 1u;
@@ -790,7 +812,8 @@ fn search(entryConflicts: u32) -> u32 {
     level = LEVEL_SEARCH;
     scratch[slotAt + S_TRAIL_LIM + dl] = trailLen;
     dl++;
-    let filled = (scratch[slotAt + S_PHASE + (best >> 5u)] >> (best & 31u)) & 1u;
+    let onTarget = ((scratch[slotAt + S_TARGET_K + (best >> 5u)] >> (best & 31u)) & 1u) != 0u;
+    let filled = (scratch[slotAt + select(S_PHASE, S_TARGET_F, onTarget) + (best >> 5u)] >> (best & 31u)) & 1u;
     assign(best, select(EMPTY, FILLED, filled == 1u), DECISION);
   }
 }
@@ -826,6 +849,7 @@ fn nono_cdcl() {
       untilRestart = scratch[slotAt + H_UNTIL_RESTART];
       probeAt = scratch[slotAt + H_PROBE_AT];
       probeChanged = scratch[slotAt + H_PROBE_CHANGED];
+      targetLen = scratch[slotAt + H_TARGET];
       qhead = trailLen;
       rowDirty = 0u;
       colDirty = 0u;
@@ -848,6 +872,8 @@ fn nono_cdcl() {
       blockAt = NONE;
       restartCount = 0u;
       untilRestart = RESTART_BASE * luby(1u);
+      targetLen = 0u;
+      for (var r = 0u; r < 32u; r++) { scratch[slotAt + S_TARGET_K + r] = 0u; }
       for (var x = 0u; x < 128u; x++) { cur[x] = 0u; }
       for (var q = 0u; q < HEADS_WORDS; q++) { set_mem(q, NONE); }
       for (var r = 0u; r < height; r++) {
@@ -902,6 +928,7 @@ fn nono_cdcl() {
       scratch[slotAt + H_UNTIL_RESTART] = untilRestart;
       scratch[slotAt + H_PROBE_AT] = probeAt;
       scratch[slotAt + H_PROBE_CHANGED] = probeChanged;
+      scratch[slotAt + H_TARGET] = targetLen;
       for (var x = 0u; x < 128u; x++) { scratch[slotAt + S_CELLS + x] = cur[x]; }
     }
   }

@@ -16,7 +16,11 @@
 //   needs it): long explanations make long clauses that rarely prune (TAAI #200: 52,590 conflicts with the whole
 //   line, 3,838 reduced).
 // - 1-UIP learning, backjumping, activity branching (integer VSIDS) with saved phases, Luby restarts; a hard puzzle
-//   gets up to four searches that differ in root probing, activity decay and first phase (CDCL_SEARCHES).
+//   gets up to four searches that differ in root probing, activity decay, first phase and target phases
+//   (CDCL_SEARCHES).
+// - Target phases (CaDiCaL's and Kissat's "target phase"): the values of the longest conflict-free trail so far
+//   (the levels below a conflict's) come before the saved ones, so the search keeps steering back to the largest
+//   consistent part of a picture it has found instead of wherever its last backjump left the phases.
 // - Learned clauses live in a bounded arena per puzzle: when it is three quarters full the next restart keeps only
 //   the short ones.
 // - Uniqueness: a first solution becomes a clause (not all of its decisions again), the search goes on to a second
@@ -38,11 +42,13 @@ export const CDCL_ARENA_WORDS = 1 << 20;
 export const CDCL_KEEP_LENGTH = 12;
 const RESTART_BASE = 100;
 /** One conflict-driven search: its activity decay, as the shift of the bump's growth per conflict (`inc += inc >>>
- * decayShift`: 4 decays faster than 5), the value its saved phases start with, and whether root probing comes first. */
+ * decayShift`: 4 decays faster than 5), the value its saved phases start with, whether root probing comes first,
+ * and whether a decision takes the target phase (the longest conflict-free trail's value) before the saved one. */
 export interface CdclSearch {
   decayShift: number;
   filledFirst: boolean;
   rootProbing: boolean;
+  targetPhases: boolean;
 }
 /**
  * The searches a hard puzzle gets, in the order they join it (the kernel runs them side by side, the first answer
@@ -57,18 +63,25 @@ export interface CdclSearch {
  * 12 where decay 4 without it had answered 14 (three lost, one gained), so decay 4 without it stays as the second: a
  * puzzle's searches split its share of a round in powers of two (job.wgsl `share`), so a fourth search runs as fast
  * as the third. The decay-5 searches go without it, as decay 5 filled first answered #590 (index) so.
+ * All four take target phases (2026-11-26): on the 16 TAAI puzzles a whole run left open (#394 ... #751), capped at
+ * 150,000 conflicts, the two decay-4 searches together answered 11 without them and 15 with them, and with them some search
+ * answered all 16 (#509 in 111,351 where the best without took 355,118; #586 20,148; #394 84,016 by decay 5). On the 34 puzzles of #401-460 (8,000 cap), the four searches' geometric means
+ * per puzzle fell to 0.73-0.95 (decay 4 with root probing 88,579 conflicts against 108,917, decay 4 102,463 against
+ * 153,656). Per puzzle it is as chaotic as every setting here (#451: 356 conflicts with decay 4 alone, 6,089 with
+ * targets), which the four searches share out.
  */
 export const CDCL_SEARCHES: readonly CdclSearch[] = [
-  { decayShift: 4, filledFirst: false, rootProbing: true },
-  { decayShift: 4, filledFirst: false, rootProbing: false },
-  { decayShift: 5, filledFirst: false, rootProbing: false },
-  { decayShift: 5, filledFirst: true, rootProbing: false },
+  { decayShift: 4, filledFirst: false, rootProbing: true, targetPhases: true },
+  { decayShift: 4, filledFirst: false, rootProbing: false, targetPhases: true },
+  { decayShift: 5, filledFirst: false, rootProbing: false, targetPhases: true },
+  { decayShift: 5, filledFirst: true, rootProbing: false, targetPhases: true },
 ];
 
 export const NONE = 0xffffffff;
 const DECISION = 0xffffffff;
 const FACT = 0xfffffffe;
 const LINE_REASON = 0x80000000;
+const TARGET_NONE = 2;
 
 export type CdclStatus = 'solved' | 'multiple' | 'contradiction' | 'capped' | 'suspended';
 
@@ -265,7 +278,7 @@ export function solveCdclCpu(p: Nonogram, opts: CdclOptions = {}): CdclResult {
   const maxSolutions = opts.maxSolutions ?? 2;
   const conflictCap = opts.conflictCap ?? Infinity;
   const arenaWords = opts.arenaWords ?? CDCL_ARENA_WORDS;
-  const { decayShift, filledFirst, rootProbing } = opts.search ?? CDCL_SEARCHES[0];
+  const { decayShift, filledFirst, rootProbing, targetPhases } = opts.search ?? CDCL_SEARCHES[0];
 
   const value = new Uint8Array(n);
   const level = new Uint32Array(n);
@@ -273,6 +286,9 @@ export function solveCdclCpu(p: Nonogram, opts: CdclOptions = {}): CdclResult {
   const reason = new Uint32Array(n);
   const activity = new Uint32Array(n);
   const phase = new Uint8Array(n).fill(filledFirst ? 1 : 0); // 1: filled was the cell's last value
+  // the target phases: the values of the longest conflict-free trail so far (TARGET_NONE off it), and its length
+  const target = new Uint8Array(n).fill(TARGET_NONE);
+  let targetLen = 0;
   const trail = new Uint32Array(n);
   const trailLim = new Uint32Array(n + 1);
   const seen = new Uint8Array(n);
@@ -655,6 +671,12 @@ export function solveCdclCpu(p: Nonogram, opts: CdclOptions = {}): CdclResult {
     if (confl !== undefined) {
       res.conflicts++;
       if (dl === 0) return finish(res.solutions.length === 0 ? 'contradiction' : res.solutions.length === 1 ? 'solved' : 'multiple');
+      // the levels below the conflict's hold together: a longer such trail than any before is the new target
+      if (targetPhases && trailLim[dl - 1] > targetLen) {
+        targetLen = trailLim[dl - 1];
+        target.fill(TARGET_NONE);
+        for (let k = 0; k < targetLen; k++) target[trail[k]] = value[trail[k]] === FILLED ? 1 : 0;
+      }
       const bt = analyze(confl);
       const at = top;
       if (learntLen > 1) {
@@ -689,7 +711,7 @@ export function solveCdclCpu(p: Nonogram, opts: CdclOptions = {}): CdclResult {
       assertLearnt(dl - 1, BLOCK);
       continue;
     }
-    // decide: the unassigned cell of highest activity (the lowest index on a tie), its saved phase
+    // decide: the unassigned cell of highest activity (the lowest index on a tie), its target phase, else its saved one
     let best = -1;
     let bestA = 0;
     for (let c = 0; c < n; c++) {
@@ -701,6 +723,6 @@ export function solveCdclCpu(p: Nonogram, opts: CdclOptions = {}): CdclResult {
     res.decisions++;
     res.level = 'search';
     trailLim[dl++] = trailLen;
-    assign(best, phase[best] ? FILLED : EMPTY, DECISION);
+    assign(best, (target[best] === TARGET_NONE ? phase[best] : target[best]) ? FILLED : EMPTY, DECISION);
   }
 }

@@ -13,7 +13,7 @@ function toResult(r: NonogramResult): SolveResult {
   const extra: Record<string, unknown> = { probes: r.probes, branches: r.branches, level: r.level };
   if (r.search) extra.search = r.search;
   if (r.branchScore) extra.branchScore = r.branchScore;
-  if (r.search === 'cdcl') Object.assign(extra, { conflicts: r.conflicts, decisions: r.decisions, learned: r.learned, decayShift: r.decayShift, filledFirst: r.filledFirst, rootProbing: r.rootProbing });
+  if (r.search === 'cdcl') Object.assign(extra, { conflicts: r.conflicts, decisions: r.decisions, learned: r.learned, decayShift: r.decayShift, filledFirst: r.filledFirst, rootProbing: r.rootProbing, targetPhases: r.targetPhases });
   if (r.unique === false) extra.unique = false;
   if (r.status === 'unsolved' && r.cells) extra.partial = Array.from(r.cells, (c) => '?10'[c]).join('');
   return { status: r.status, generations: r.generations, solution: r.solution, solution2: r.solution2, reason: r.reason, extra, ms: r.ms };

@@ -176,21 +176,23 @@ export interface CdclLaneOptions extends Omit<LaneOptions, 'probeCap' | 'restart
 
 /** 5 rounds of 200 conflicts: puzzles CDCL answers in 1,000 conflicts or fewer get one search */
 export const CDCL_JOIN_AFTER = 5;
-/** A search as cdcl.wgsl's job variant: the decay shift past DECAY_SHIFT_BASE in the bits below VARIANT_ROOT_PROBING,
- * VARIANT_ROOT_PROBING and VARIANT_FILLED_FIRST. */
+/** A search as cdcl.wgsl's job variant: the decay shift past DECAY_SHIFT_BASE in the bits below VARIANT_TARGET_PHASES,
+ * VARIANT_TARGET_PHASES, VARIANT_ROOT_PROBING and VARIANT_FILLED_FIRST. */
 const DECAY_SHIFT_BASE = 4;
+const VARIANT_TARGET_PHASES = 0x20;
 const VARIANT_ROOT_PROBING = 0x40;
 const VARIANT_FILLED_FIRST = 0x80;
-const variantOfSearch = ({ decayShift, filledFirst, rootProbing }: CdclSearch) =>
-  (decayShift - DECAY_SHIFT_BASE) | (rootProbing ? VARIANT_ROOT_PROBING : 0) | (filledFirst ? VARIANT_FILLED_FIRST : 0);
+const variantOfSearch = ({ decayShift, filledFirst, rootProbing, targetPhases }: CdclSearch) =>
+  (decayShift - DECAY_SHIFT_BASE) | (targetPhases ? VARIANT_TARGET_PHASES : 0) | (rootProbing ? VARIANT_ROOT_PROBING : 0) | (filledFirst ? VARIANT_FILLED_FIRST : 0);
 const searchOfVariant = (variant: number): CdclSearch => ({
-  decayShift: DECAY_SHIFT_BASE + (variant & (VARIANT_ROOT_PROBING - 1)),
+  decayShift: DECAY_SHIFT_BASE + (variant & (VARIANT_TARGET_PHASES - 1)),
   filledFirst: (variant & VARIANT_FILLED_FIRST) !== 0,
   rootProbing: (variant & VARIANT_ROOT_PROBING) !== 0,
+  targetPhases: (variant & VARIANT_TARGET_PHASES) !== 0,
 });
 
 /** cdcl.wgsl's slot: its fixed part (S_MEM + ARENA), then the arena of learned clauses */
-const CDCL_SLOT_FIXED = 7426 + 3075;
+const CDCL_SLOT_FIXED = 7490 + 3075;
 
 /** bytes of one kernel's slots at most */
 const scratchLimit = (ctx: GpuContext) => Math.min(256 << 20, ctx.limits.maxStorageBufferBindingSize);

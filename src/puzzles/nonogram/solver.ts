@@ -88,10 +88,12 @@ export interface NonogramResult {
   conflicts?: number;
   decisions?: number;
   learned?: number;
-  /** the CDCL search that answered (cdcl.ts CDCL_SEARCHES): its activity decay, first phase and root probing */
+  /** the CDCL search that answered (cdcl.ts CDCL_SEARCHES): its activity decay, first phase, root probing and
+   * target phases */
   decayShift?: number;
   filledFirst?: boolean;
   rootProbing?: boolean;
+  targetPhases?: boolean;
   /** solved: the solution is proven to be the only one (false: not proven, the search stopped at it: maxSolutions 1) */
   unique?: boolean;
   /** for unsolved/contradiction under `line`: the cells line logic decided (0 unknown, 1 filled, 2 empty) */
@@ -310,6 +312,7 @@ function cdclResult(o: CdclOutcome, maxSolutions: number): NonogramResult {
     decayShift: o.search.decayShift,
     filledFirst: o.search.filledFirst,
     rootProbing: o.search.rootProbing,
+    targetPhases: o.search.targetPhases,
     ms: o.ms,
   };
 }
