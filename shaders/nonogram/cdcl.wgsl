@@ -742,14 +742,13 @@ fn search(entryConflicts: u32) -> u32 {
       conflicts++;
       if (dl == 0u) { return done_status(); }
       // the levels below the conflict's hold together: a longer such trail than any before is the new target
-      let free = scratch[slotAt + S_TRAIL_LIM + dl - 1u];
-      if ((variant & VARIANT_TARGET_PHASES) != 0u && free > targetLen) {
-        targetLen = free;
+      if ((variant & VARIANT_TARGET_PHASES) != 0u && scratch[slotAt + S_TRAIL_LIM + dl - 1u] > targetLen) {
+        targetLen = scratch[slotAt + S_TRAIL_LIM + dl - 1u];
         for (var r = 0u; r < height; r++) {
           scratch[slotAt + S_TARGET_F + r] = 0u;
           scratch[slotAt + S_TARGET_K + r] = 0u;
         }
-        for (var k = 0u; k < free; k++) {
+        for (var k = 0u; k < targetLen; k++) {
           let c = scratch[slotAt + S_TRAIL + k];
           let bit = 1u << (c & 31u);
           scratch[slotAt + S_TARGET_K + (c >> 5u)] |= bit;

@@ -64,10 +64,10 @@ export interface CdclSearch {
  * puzzle's searches split its share of a round in powers of two (job.wgsl `share`), so a fourth search runs as fast
  * as the third. The decay-5 searches go without it, as decay 5 filled first answered #590 (index) so.
  * All four take target phases (2026-11-26): on the 16 TAAI puzzles a whole run left open (#394 ... #751), capped at
- * 150,000 conflicts, the two decay-4 searches together answered 11 without them and 15 with them, and with them some search
- * answered all 16 (#509 in 111,351 where the best without took 355,118; #586 20,148; #394 84,016 by decay 5). On the 34 puzzles of #401-460 (8,000 cap), the four searches' geometric means
- * per puzzle fell to 0.73-0.95 (decay 4 with root probing 88,579 conflicts against 108,917, decay 4 102,463 against
- * 153,656). Per puzzle it is as chaotic as every setting here (#451: 356 conflicts with decay 4 alone, 6,089 with
+ * 150,000 conflicts, the two decay-4 searches together answered 11 without them and 15 with them, and with them some
+ * search answered all 16 (#509 in 111,351 where the best without took 355,118; #586 20,148; #394 84,016 by decay 5).
+ * On the 34 puzzles of #401-460 (8,000 cap), the four searches' geometric means per puzzle fell to 0.73-0.95 (decay 4
+ * with root probing 88,579 conflicts against 108,917, decay 4 102,463 against 153,656). Per puzzle it is as chaotic as every setting here (#451: 356 conflicts with decay 4 alone, 6,089 with
  * targets), which the four searches share out.
  */
 export const CDCL_SEARCHES: readonly CdclSearch[] = [
@@ -131,8 +131,9 @@ const luby = (i: number): number => {
 };
 export { luby as lubyTerm };
 
-/** A line clue's automaton (settleByAutomaton, explainLine): bits of states, the clue's pattern symbols matched (1^c1 0 1^c2 0 ... 1^ck,
- * the 0s also repeating before, between and after blocks), at most 32 for lines up to 31 cells. */
+/** A line clue's automaton (settleByAutomaton, explainLine): bits of states, the clue's pattern symbols matched
+ * (1^c1 0 1^c2 0 ... 1^ck, the 0s also repeating before, between and after blocks), at most 32 for lines up to 31
+ * cells. */
 export interface LineAutomaton {
   /** states followed by a filled cell of a block */
   one: number;
