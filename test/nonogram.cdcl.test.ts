@@ -4,8 +4,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseNonograms, pictureToPuzzle, type Nonogram } from '../src/puzzles/nonogram/codec.ts';
-import { CDCL_SEARCHES, explainLine, lineAutomaton, lubyTerm, solveCdclCpu } from '../src/puzzles/nonogram/cdcl.ts';
-import { cdclKernel, LANE_MAX_LINE, probingKernel, solveNonogramCdcl } from '../src/puzzles/nonogram/lane.ts';
+import { CDCL_SEARCHES, CdclRoundsTwin, explainLine, lineAutomaton, lubyTerm, solveCdclCpu } from '../src/puzzles/nonogram/cdcl.ts';
+import { cdclKernel, LANE_MAX_LINE, probingKernel, solveNonogramCdcl, type CdclLaneOptions } from '../src/puzzles/nonogram/lane.ts';
+import type { GpuContext } from '../src/gpu/context.ts';
+import type { LaneStats } from '../src/puzzles/nonogram/lane.ts';
 import { ANSWERS, raceRounds } from '../src/puzzles/nonogram/rounds.ts';
 import { compileNonogramRules, solveNonograms } from '../src/puzzles/nonogram/solver.ts';
 import { EMPTY, FILLED, UNKNOWN, settle, solveCpu, verify } from '../src/puzzles/nonogram/reference.ts';
@@ -124,12 +126,22 @@ describe('nonogram CDCL (CPU twin) answers as the probing solver does', () => {
 });
 
 describe.skipIf(skipGpu)('nonogram CDCL kernel = CPU twin, step for step', () => {
-  function expectSteps(ps: Nonogram[], got: Awaited<ReturnType<typeof solveNonogramCdcl>>, maxSolutions: number, arenaWords?: number) {
+  /** The kernel's run, and its rounds as packed replayed on the twin (a puzzle's searches share clauses by round). */
+  async function runWithTwin(ctx: GpuContext, ps: Nonogram[], opts: CdclLaneOptions, stats?: LaneStats) {
+    const searches = opts.searches ?? CDCL_SEARCHES;
+    const twin = new CdclRoundsTwin(ps, searches, { maxSolutions: opts.maxSolutions ?? 2, arenaWords: opts.arenaWords }, opts.budget ?? 200, opts.shareRing);
+    const got = await solveNonogramCdcl(ctx, ps, { ...opts, onPack: (_round, jobs) => twin.round(jobs) }, stats);
+    return { got, twin, searches };
+  }
+
+  function expectSteps(ps: Nonogram[], { got, twin, searches }: Awaited<ReturnType<typeof runWithTwin>>) {
     const seen = new Set<string>();
     ps.forEach((p, i) => {
       const o = got[i]!;
       // the search that answered: a hard puzzle gets more than one (CDCL_SEARCHES)
-      const want = solveCdclCpu(p, { maxSolutions, arenaWords, search: o.search });
+      const member = searches.findIndex((s) => JSON.stringify(s) === JSON.stringify(o.search));
+      const want = twin.result(i, member)!;
+      expect(want, `#${i}: the twin's search ${member} ended`).toBeDefined();
       const where = `#${i} ${p.width}x${p.height}`;
       const steps = (r: typeof want) => ({
         status: r.status,
@@ -153,7 +165,7 @@ describe.skipIf(skipGpu)('nonogram CDCL kernel = CPU twin, step for step', () =>
     await withDevice(async (ctx) => {
       const ps = edgeCases();
       for (const maxSolutions of [2, 1]) {
-        const seen = expectSteps(ps, await solveNonogramCdcl(ctx, ps, { maxSolutions }), maxSolutions);
+        const seen = expectSteps(ps, await runWithTwin(ctx, ps, { maxSolutions }));
         for (const k of ['solved/line', 'solved/probe', 'contradiction/line']) expect([...seen], k).toContain(k);
         expect([...seen].some((k) => k.endsWith('/search')), [...seen].join()).toBe(true);
       }
@@ -166,8 +178,9 @@ describe.skipIf(skipGpu)('nonogram CDCL kernel = CPU twin, step for step', () =>
       const all = parseNonograms(readFileSync(taai), taai).map((r) => r.puzzle!);
       const ps = [...all.slice(0, 16), all[423]];
       const stats = { dispatches: 0, readbacks: 0 };
-      const got = await solveNonogramCdcl(ctx, ps, { lanes: 8, slots: 6, budget: 20, maxSolutions: 1 }, stats);
-      const seen = expectSteps(ps, got, 1);
+      const run = await runWithTwin(ctx, ps, { lanes: 8, slots: 6, budget: 20, maxSolutions: 1 }, stats);
+      const got = run.got;
+      const seen = expectSteps(ps, run);
       expect(stats.dispatches).toBeGreaterThan(Math.ceil(ps.length / 6)); // searches waited in their slots
       expect(seen).toContain('solved/search');
       expect(seen).toContain('solved/probe');
@@ -175,28 +188,31 @@ describe.skipIf(skipGpu)('nonogram CDCL kernel = CPU twin, step for step', () =>
     });
   });
 
-  it.runIf(existsSync(taai))('TAAI 2011 #451 and #133 with the four searches (CDCL_SEARCHES), each next joining after a round of 40 conflicts: each answer is its search\'s twin; the other searches alone match their twins too', async () => {
+  it.runIf(existsSync(taai))('TAAI 2011 #451 and #133 with the four searches (CDCL_SEARCHES), each next joining after a round of 40 conflicts, sharing clauses: each answer is its search\'s twin in the same rounds; the other searches alone match their twins too', async () => {
     await withDevice(async (ctx) => {
       const all = parseNonograms(readFileSync(taai), taai).map((r) => r.puzzle!);
       // first solutions, the four searches: #451 4,474 / 6,089 / 2,899 / 7,843 conflicts, #133 0 (after root probing) /
       // 143 / 128 / 74
       const ps = [all[450], all[132]];
       const stats = { dispatches: 0, readbacks: 0, joined: 0 };
-      const got = await solveNonogramCdcl(ctx, ps, { budget: 40, joinAfter: 1, maxSolutions: 1 }, stats);
+      const run = await runWithTwin(ctx, ps, { budget: 40, joinAfter: 1, maxSolutions: 1 }, stats);
+      const got = run.got;
       // four later searches join the two puzzles (each after a round of the one before; #133's root probing, 1,380
       // probes, spans rounds of at most 40 x 16)
       expect(stats.joined, 'searches joined').toBe(4);
-      expectSteps(ps, got, 1);
-      // the third search answers #451 though it joined later; the first, root probing, answers #133 without a conflict
-      expect(got[0]!.search).toEqual(CDCL_SEARCHES[2]);
+      expectSteps(ps, run);
+      // #451: the first search answers after 465 conflicts with the clauses its peers shared (4,474 alone); the first,
+      // root probing, answers #133 without a conflict
+      expect([got[0]!.search, got[0]!.conflicts]).toEqual([CDCL_SEARCHES[0], 465]);
+      expect(solveCdclCpu(all[450], { maxSolutions: 1, search: CDCL_SEARCHES[0] }).conflicts).toBe(4474);
       expect([got[1]!.search, got[1]!.level, got[1]!.conflicts]).toEqual([CDCL_SEARCHES[0], 'search', 0]);
       expect(got[1]!.probes).toBeGreaterThan(0);
       const firstConflicts = solveCdclCpu(all[132], { maxSolutions: 1 }).conflicts;
       for (const search of CDCL_SEARCHES.slice(1)) {
-        const alone = await solveNonogramCdcl(ctx, [all[132]], { budget: 50, searches: [search], maxSolutions: 1 });
-        expect(alone[0]!.search).toEqual(search);
-        expectSteps([all[132]], alone, 1);
-        expect(alone[0]!.conflicts, JSON.stringify(search)).not.toBe(firstConflicts);
+        const alone = await runWithTwin(ctx, [all[132]], { budget: 50, searches: [search], maxSolutions: 1 });
+        expect(alone.got[0]!.search).toEqual(search);
+        expectSteps([all[132]], alone);
+        expect(alone.got[0]!.conflicts, JSON.stringify(search)).not.toBe(firstConflicts);
       }
       await expect(solveNonogramCdcl(ctx, ps, { searches: [{ decayShift: 3, filledFirst: false, rootProbing: false, targetPhases: false }] })).rejects.toThrow(/decay shift of 3/);
     });
@@ -208,12 +224,25 @@ describe.skipIf(skipGpu)('nonogram CDCL kernel = CPU twin, step for step', () =>
       const ps = [...all.slice(0, 16), all[423]];
       for (const rootProbing of [false, true]) {
         const search = { decayShift: 5, filledFirst: false, rootProbing, targetPhases: true };
-        const got = await solveNonogramCdcl(ctx, ps, { lanes: 8, slots: 6, budget: 20, maxSolutions: 2, searches: [search] });
-        expectSteps(ps, got, 2);
+        const run = await runWithTwin(ctx, ps, { lanes: 8, slots: 6, budget: 20, maxSolutions: 2, searches: [search] });
+        const got = run.got;
+        expectSteps(ps, run);
         expect(got[16]!.search).toEqual(search);
         // #424 takes hundreds of conflicts: without target phases its search differs
         expect(got[16]!.conflicts).not.toBe(solveCdclCpu(all[423], { search: { ...search, targetPhases: false } }).conflicts);
       }
+    });
+  });
+
+  it.runIf(existsSync(taai))('TAAI 2011 #424 and #451: four searches sharing clauses through a ring of 8 entries, 2 a round: the twin\'s steps, with units taken, entries the ring moved past and clauses held by the round\'s cap', async () => {
+    await withDevice(async (ctx) => {
+      const all = parseNonograms(readFileSync(taai), taai).map((r) => r.puzzle!);
+      const ps = [all[423], all[450]];
+      const run = await runWithTwin(ctx, ps, { budget: 100, joinAfter: 1, maxSolutions: 2, shareRing: { entries: 8, perRound: 2 } });
+      expectSteps(ps, run);
+      const { taken, units, missed, held } = run.twin.stats;
+      expect(Math.min(taken, units, missed, held), JSON.stringify(run.twin.stats)).toBeGreaterThan(0);
+      await expect(solveNonogramCdcl(ctx, ps, { shareRing: { entries: 300, perRound: 2 } })).rejects.toThrow(/share ring of 300/);
     });
   });
 
@@ -222,8 +251,9 @@ describe.skipIf(skipGpu)('nonogram CDCL kernel = CPU twin, step for step', () =>
       const all = parseNonograms(readFileSync(taai), taai).map((r) => r.puzzle!);
       const ps = [all[423], all[10]];
       const arenaWords = 4000;
-      const got = await solveNonogramCdcl(ctx, ps, { arenaWords, budget: 30 });
-      expectSteps(ps, got, 2, arenaWords);
+      const run = await runWithTwin(ctx, ps, { arenaWords, budget: 30 });
+      const got = run.got;
+      expectSteps(ps, run);
       // the small arena changed #424's search: it filled and was cleaned up
       expect(got[0]!.conflicts).not.toBe(solveCdclCpu(all[423]).conflicts);
     });

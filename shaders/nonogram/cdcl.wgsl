@@ -22,6 +22,8 @@ struct Params {
   slotWords: u32,
   // words of a slot's learned-clause arena
   arenaWords: u32,
+  // the run's rounds before this one (peers' clauses are read as they were at the end of the last)
+  round: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -47,7 +49,10 @@ const S_PHASE: u32 = 7394u;
 // the target phases (cdcl.ts): the longest conflict-free trail's filled cells and its cells, as rows' bits
 const S_TARGET_F: u32 = 7426u;
 const S_TARGET_K: u32 = 7458u;
-const S_MEM: u32 = 7490u;
+// the ring of learned clauses the search shares with its puzzle's other searches (SHARE_ENTRIES entries of
+// [length, literals])
+const S_RING: u32 = 7490u;
+const S_MEM: u32 = 9794u;        // S_RING + 256 entries of SHARE_ENTRY_WORDS
 // root probing's filled probe: its rows' filled and empty bits (in the learnt clause's room, unused until the search)
 const S_PROBE_F: u32 = S_LEARNT;
 const S_PROBE_E: u32 = S_LEARNT + 32u;
@@ -67,6 +72,20 @@ const H_UNTIL_RESTART: u32 = 15u;
 const H_PROBE_AT: u32 = 16u;
 const H_PROBE_CHANGED: u32 = 17u;
 const H_TARGET: u32 = 18u;
+// clause sharing: entries shared so far; what had been shared at the end of the last two rounds (by the round's
+// parity), and those rounds; per peer (by member), the entries taken from it
+const H_SHARED: u32 = 19u;
+const H_PUBLISHED: u32 = 20u;
+const H_PUBLISHED_ROUND: u32 = 22u;
+const H_TAKEN: u32 = 24u;
+const MAX_PEERS: u32 = 4u;
+// cdcl.ts CDCL_SHARE_LENGTH, CDCL_SHARE_RING: learned clauses up to SHARE_LENGTH literals go to the ring, at most
+// SHARE_PER_ROUND a round, so the entries a peer reads (all but the newest SHARE_PER_ROUND of the ring) are never
+// being overwritten. Tests make the ring smaller (at most the slot's 256 entries).
+const SHARE_LENGTH: u32 = 8u;
+const SHARE_ENTRY_WORDS: u32 = 9u;
+override SHARE_ENTRIES: u32 = 256u;
+override SHARE_PER_ROUND: u32 = 64u;
 // root probes that count as one conflict of the round's budget: on SwiftShader the ~2,500 probes of a TAAI puzzle's
 // root probing take about as long as 200 conflicts (TAAI #401-500 with --search cdcl: a first round of 19 s against
 // ~10 s without it), though a probe settles ~5 lines and a conflict ~340
@@ -127,6 +146,10 @@ var<private> blockAt: u32;
 var<private> restartCount: u32;
 var<private> untilRestart: u32;
 var<private> targetLen: u32;
+var<private> sharedCount: u32;
+var<private> sharedThisRound: u32;
+// the job's peers in `input`: their count, then [slot, member] each
+var<private> peersAt: u32;
 
 var<private> seen: array<u32, 32>;
 // explain's line: the trail positions of its known cells
@@ -733,6 +756,56 @@ fn reset_phases() {
   for (var r = 0u; r < 32u; r++) { scratch[slotAt + S_PHASE + r] = phase; }
 }
 
+// At level 0 (a restart): the peers' clauses not taken yet, as they were at the end of the last round, each skipped
+// when true, asserted when one literal is left, else kept (its literals that are not false) in the arena while it
+// has room; entries a peer may be overwriting this round are skipped. False: a clause with every literal false.
+fn take_shared() -> bool {
+  let peers = input[peersAt];
+  let last = (params.round + 1u) & 1u;
+  for (var x = 0u; x < peers; x++) {
+    let peerAt = input[peersAt + 1u + 2u * x] * params.slotWords;
+    let member = input[peersAt + 2u + 2u * x];
+    if (member >= MAX_PEERS || params.round == 0u || scratch[peerAt + H_PUBLISHED_ROUND + last] != params.round - 1u) { continue; }
+    let visible = scratch[peerAt + H_PUBLISHED + last];
+    var k = scratch[slotAt + H_TAKEN + member];
+    if (visible > SHARE_ENTRIES - SHARE_PER_ROUND) { k = max(k, visible - (SHARE_ENTRIES - SHARE_PER_ROUND)); }
+    for (; k < visible; k++) {
+      let e = peerAt + S_RING + (k % SHARE_ENTRIES) * SHARE_ENTRY_WORDS;
+      let len = scratch[e];
+      var free = 0u;
+      var holds = false;
+      var unit = 0u;
+      for (var j = 0u; j < len; j++) {
+        let q = scratch[e + 1u + j];
+        let st = lit_state(q);
+        if (st == 1u) { holds = true; }
+        if (st == 0u) {
+          free++;
+          unit = q;
+        }
+      }
+      if (holds) { continue; }
+      if (free == 0u) { return false; }
+      if (free == 1u) {
+        assign_lit(unit, FACT);
+      } else if (top + 3u + free <= ARENA + params.arenaWords - 2u * (cells + 3u)) {
+        var w = 0u;
+        for (var j = 0u; j < len; j++) {
+          let q = scratch[e + 1u + j];
+          if (lit_state(q) == 0u) {
+            set_mem(top + 3u + w, q);
+            w++;
+          }
+        }
+        put_clause(top, memAt + top + 3u, free);
+        top += 3u + free;
+      }
+    }
+    scratch[slotAt + H_TAKEN + member] = k;
+  }
+  return true;
+}
+
 // The search until it ends, is capped or has spent its budget (STATUS_SUSPENDED: at a decision, nothing dirty).
 fn search(entryConflicts: u32) -> u32 {
   loop {
@@ -756,6 +829,14 @@ fn search(entryConflicts: u32) -> u32 {
         }
       }
       let bt = analyze(confl);
+      // a short clause for the peers (none once a solution is blocked: later clauses rest on that)
+      if (learntLen <= SHARE_LENGTH && solutions == 0u && sharedThisRound < SHARE_PER_ROUND) {
+        let e = slotAt + S_RING + (sharedCount % SHARE_ENTRIES) * SHARE_ENTRY_WORDS;
+        scratch[e] = learntLen;
+        for (var j = 0u; j < learntLen; j++) { scratch[e + 1u + j] = scratch[slotAt + S_LEARNT + j]; }
+        sharedCount++;
+        sharedThisRound++;
+      }
       let at = top;
       if (learntLen > 1u) {
         top += 3u + learntLen;
@@ -773,6 +854,7 @@ fn search(entryConflicts: u32) -> u32 {
         restarts++;
         untilRestart = RESTART_BASE * luby(restartCount + 1u);
         cancel_until(0u);
+        if (!take_shared()) { return done_status(); }
         if ((full || top - ARENA > (3u * params.arenaWords) / 4u) && !clean_arena()) { return done_status(); }
       }
       continue;
@@ -826,6 +908,8 @@ fn nono_cdcl() {
     if (job_gone(job, rec)) { continue; }
     cells = width * height;
     memAt = slotAt + S_MEM;
+    peersAt = rec + 4u + 2u * height;
+    sharedThisRound = 0u;
     for (var x = 0u; x < 32u; x++) { seen[x] = 0u; }
     var status = 0u;
     if (input[rec + 3u] != 0u) {
@@ -849,6 +933,7 @@ fn nono_cdcl() {
       probeAt = scratch[slotAt + H_PROBE_AT];
       probeChanged = scratch[slotAt + H_PROBE_CHANGED];
       targetLen = scratch[slotAt + H_TARGET];
+      sharedCount = scratch[slotAt + H_SHARED];
       qhead = trailLen;
       rowDirty = 0u;
       colDirty = 0u;
@@ -872,6 +957,9 @@ fn nono_cdcl() {
       restartCount = 0u;
       untilRestart = RESTART_BASE * luby(1u);
       targetLen = 0u;
+      sharedCount = 0u;
+      for (var x = 0u; x < 2u; x++) { scratch[slotAt + H_PUBLISHED_ROUND + x] = NONE; }
+      for (var x = 0u; x < MAX_PEERS; x++) { scratch[slotAt + H_TAKEN + x] = 0u; }
       for (var r = 0u; r < 32u; r++) { scratch[slotAt + S_TARGET_K + r] = 0u; }
       for (var x = 0u; x < 128u; x++) { cur[x] = 0u; }
       for (var q = 0u; q < HEADS_WORDS; q++) { set_mem(q, NONE); }
@@ -916,6 +1004,9 @@ fn nono_cdcl() {
     // (u32 arithmetic wraps: the search sees `spent` conflicts gone already)
     if (status == 0u) { status = search(conflicts - spent); }
     close_job(job, array<u32, 8>(status, conflicts, decisions, settles, explainChecks, learned, restarts, level | (rootProbes << 2u)), S_SOLUTIONS);
+    // what the peers may take next round (an ended search's clauses too: they hold for the puzzle)
+    scratch[slotAt + H_PUBLISHED + (params.round & 1u)] = sharedCount;
+    scratch[slotAt + H_PUBLISHED_ROUND + (params.round & 1u)] = params.round;
     if (status == STATUS_SUSPENDED) {
       scratch[slotAt + H_SOLUTIONS] = solutions;
       scratch[slotAt + H_TRAIL] = trailLen;
@@ -928,6 +1019,7 @@ fn nono_cdcl() {
       scratch[slotAt + H_PROBE_AT] = probeAt;
       scratch[slotAt + H_PROBE_CHANGED] = probeChanged;
       scratch[slotAt + H_TARGET] = targetLen;
+      scratch[slotAt + H_SHARED] = sharedCount;
       for (var x = 0u; x < 128u; x++) { scratch[slotAt + S_CELLS + x] = cur[x]; }
     }
   }

@@ -27,6 +27,7 @@
 //   solution or to a contradiction at level 0 (unique).
 import { popcount } from '../../engine/bits.ts';
 import type { Nonogram } from './codec.ts';
+import type { PackedJob } from './rounds.ts';
 import { EMPTY, FILLED, UNKNOWN, initialCells, type Level } from './reference.ts';
 
 /** kernel limits (cdcl.wgsl): lines up to 31 cells, so 961 cells and 1,922 literals at most */
@@ -273,6 +274,43 @@ export function explainLine(a: LineAutomaton, len: number, fil: number, emp: num
 
 /** Solves one puzzle (lines up to 31 cells). */
 export function solveCdclCpu(p: Nonogram, opts: CdclOptions = {}): CdclResult {
+  const steps = cdclSteps(p, opts);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * What a search sees of its puzzle's other searches (clause sharing) and of the rounds it runs in, as the kernel's
+ * job does: `budget` conflicts this round (root probes at ROOT_PROBES_PER_CONFLICT), after which it suspends (the
+ * generator yields) at its next decision; its learned clauses of up to CDCL_SHARE_LENGTH literals go to `out` (at
+ * most CDCL_SHARE_PER_ROUND a round, none once it has a solution: those clauses rest on the blocking one); at each
+ * restart it takes the clauses of `peers` it has not taken, up to what each had given by the end of the last round.
+ */
+export interface CdclRound {
+  budget: number;
+  /** the kernel's ring (default CDCL_SHARE_RING; tests make it small) */
+  ring?: ShareRing;
+  out: Uint32Array[];
+  peers: { member: number; out: readonly Uint32Array[]; visible: number }[];
+  /** clauses taken (units among them), peers' entries the ring had moved past, clauses not shared for the round's cap */
+  stats?: { taken: number; units: number; missed: number; held: number };
+}
+/** learned clauses up to this length go to the puzzle's other searches */
+export const CDCL_SHARE_LENGTH = 8;
+/** The kernel's ring of a search's shared clauses (`entries` of 1 + CDCL_SHARE_LENGTH words, at most 256), and the
+ * clauses a search shares per round at most: a peer reads only the entries a round cannot overwrite. */
+export interface ShareRing {
+  entries: number;
+  perRound: number;
+}
+export const CDCL_SHARE_RING: ShareRing = { entries: 256, perRound: 64 };
+/** the kernel's root probes per conflict of a round's budget (cdcl.wgsl ROOT_PROBES_PER_CONFLICT) */
+const ROOT_PROBES_PER_CONFLICT = 16;
+
+/** solveCdclCpu's search, suspending (yielding) where the kernel's job would at the end of a round (`round`). */
+export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRound): Generator<void, CdclResult> {
   const w = p.width;
   const h = p.height;
   const n = w * h;
@@ -606,8 +644,17 @@ export function solveCdclCpu(p: Nonogram, opts: CdclOptions = {}): CdclResult {
    * fails makes the other a fact, cells both values decide alike become facts; sweeps until one changes nothing. The
    * saved phases start again as the search says after. False: no solution.
    */
-  const probeRoot = (): boolean => {
-    if (propagate() !== undefined) return false;
+  // this round's start: conflicts and root probes then, and clauses shared
+  let entryConflicts = 0;
+  let entryProbes = 0;
+  let sharedThisRound = 0;
+  const nextRound = () => {
+    entryConflicts = res.conflicts;
+    entryProbes = res.probes;
+    sharedThisRound = 0;
+  };
+  const budget = () => Math.max(1, round ? round.budget : Infinity);
+  function* probeRoot(): Generator<void, boolean> {
     const filledProbe = new Uint8Array(n);
     const probe = (c: number, v: number): boolean => {
       res.probes++;
@@ -625,6 +672,10 @@ export function solveCdclCpu(p: Nonogram, opts: CdclOptions = {}): CdclResult {
       changed = false;
       for (let c = 0; c < n; c++) {
         if (value[c] !== UNKNOWN) continue;
+        if (res.probes - entryProbes >= budget() * ROOT_PROBES_PER_CONFLICT) {
+          yield;
+          nextRound();
+        }
         const filledHolds = probe(c, FILLED);
         if (filledHolds) filledProbe.set(value);
         cancelUntil(0);
@@ -652,18 +703,61 @@ export function solveCdclCpu(p: Nonogram, opts: CdclOptions = {}): CdclResult {
     }
     phase.fill(filledFirst ? 1 : 0);
     return true;
-  };
+  }
 
   const solutionOf = () => Array.from(value, (v) => (v === FILLED ? '1' : '0')).join('');
 
   const finish = (status: CdclStatus): CdclResult => ({ ...res, status });
+  const doneStatus = (): CdclStatus => (res.solutions.length === 0 ? 'contradiction' : res.solutions.length === 1 ? 'solved' : 'multiple');
+
+  /**
+   * At level 0 (a restart): the peers' clauses not taken yet, each skipped when true, asserted when one literal is
+   * left, else kept (its literals that are not false) in the arena while it has room; a peer's oldest entries past
+   * what the kernel's ring keeps are skipped. False: a clause with every literal false (no solution left).
+   */
+  const takenFrom = new Uint32Array(4);
+  const shared = new Uint32Array(CDCL_SHARE_LENGTH);
+  const takeShared = (r: CdclRound): boolean => {
+    const { entries, perRound } = r.ring ?? CDCL_SHARE_RING;
+    for (const peer of r.peers) {
+      let k = Math.max(takenFrom[peer.member], peer.visible - (entries - perRound));
+      if (r.stats) r.stats.missed += k - takenFrom[peer.member];
+      for (; k < peer.visible; k++) {
+        const lits = peer.out[k];
+        let free = 0;
+        let holds = false;
+        for (const q of lits) {
+          const st = litState(q);
+          if (st === 1) holds = true;
+          if (st === 0) shared[free++] = q;
+        }
+        if (holds) continue;
+        if (free === 0) return false;
+        if (r.stats) {
+          r.stats.taken++;
+          if (free === 1) r.stats.units++;
+        }
+        if (free === 1) assignLit(shared[0], FACT);
+        else if (top + 3 + free <= END - 2 * (n + 3)) {
+          putClause(top, shared, free);
+          top += 3 + free;
+        }
+      }
+      takenFrom[peer.member] = k;
+    }
+    return true;
+  };
 
   // the givens, then line logic on every line
   const start = initialCells(p);
   for (let c = 0; c < n; c++) if (start[c] !== UNKNOWN) assign(c, start[c], FACT);
   rowDirty = h >= 32 ? 0xffffffff : (1 << h) - 1;
   colDirty = w >= 32 ? 0xffffffff : (1 << w) - 1;
-  if (rootProbing && !probeRoot()) return finish('contradiction');
+  if (rootProbing) {
+    if (propagate() !== undefined || !(yield* probeRoot())) return finish('contradiction');
+    // the round's probes count in its budget
+    entryConflicts -= Math.floor((res.probes - entryProbes) / ROOT_PROBES_PER_CONFLICT);
+  }
   let restarts = 0;
   let untilRestart = RESTART_BASE * luby(1);
   for (;;) {
@@ -671,7 +765,7 @@ export function solveCdclCpu(p: Nonogram, opts: CdclOptions = {}): CdclResult {
     if (confl === NONE) explain(failIsCol, failLine, failPos, -1, 0);
     if (confl !== undefined) {
       res.conflicts++;
-      if (dl === 0) return finish(res.solutions.length === 0 ? 'contradiction' : res.solutions.length === 1 ? 'solved' : 'multiple');
+      if (dl === 0) return finish(doneStatus());
       // the levels below the conflict's hold together: a longer such trail than any before is the new target
       if (targetPhases && trailLim[dl - 1] > targetLen) {
         targetLen = trailLim[dl - 1];
@@ -679,6 +773,12 @@ export function solveCdclCpu(p: Nonogram, opts: CdclOptions = {}): CdclResult {
         for (let k = 0; k < targetLen; k++) target[trail[k]] = value[trail[k]] === FILLED ? 1 : 0;
       }
       const bt = analyze(confl);
+      if (round && learntLen <= CDCL_SHARE_LENGTH && res.solutions.length === 0) {
+        if (sharedThisRound < (round.ring ?? CDCL_SHARE_RING).perRound) {
+          round.out.push(learnt.slice(0, learntLen));
+          sharedThisRound++;
+        } else if (round.stats) round.stats.held++;
+      }
       const at = top;
       if (learntLen > 1) {
         top += 3 + learntLen;
@@ -697,7 +797,8 @@ export function solveCdclCpu(p: Nonogram, opts: CdclOptions = {}): CdclResult {
         res.restarts++;
         untilRestart = RESTART_BASE * luby(restarts + 1);
         cancelUntil(0);
-        if ((full || top - ARENA > (3 * arenaWords) / 4) && !cleanArena()) return finish(res.solutions.length === 0 ? 'contradiction' : res.solutions.length === 1 ? 'solved' : 'multiple');
+        if (round && !takeShared(round)) return finish(doneStatus());
+        if ((full || top - ARENA > (3 * arenaWords) / 4) && !cleanArena()) return finish(doneStatus());
       }
       continue;
     }
@@ -712,6 +813,10 @@ export function solveCdclCpu(p: Nonogram, opts: CdclOptions = {}): CdclResult {
       assertLearnt(dl - 1, BLOCK);
       continue;
     }
+    if (res.conflicts - entryConflicts >= budget()) {
+      yield;
+      nextRound();
+    }
     // decide: the unassigned cell of highest activity (the lowest index on a tie), its target phase, else its saved one
     let best = -1;
     let bestA = 0;
@@ -725,5 +830,60 @@ export function solveCdclCpu(p: Nonogram, opts: CdclOptions = {}): CdclResult {
     res.level = 'search';
     trailLim[dl++] = trailLen;
     assign(best, (target[best] === TARGET_NONE ? phase[best] : target[best]) ? FILLED : EMPTY, DECISION);
+  }
+}
+
+/**
+ * The kernel's rounds replayed on the CPU twin, for tests: each packed round's jobs (RoundKernel.onPack) run their
+ * budget in the round's order, and what a job had shared by the end of a round is what its peers take in the next
+ * (as cdcl.wgsl reads a peer's ring). Results by puzzle and member, once a job's search ends.
+ */
+export class CdclRoundsTwin {
+  private readonly jobs = new Map<string, { steps: Generator<void, CdclResult>; round: CdclRound; published: number; publishedRound: number; result?: CdclResult }>();
+  private rounds = 0;
+  /** the sharing of every search replayed (CdclRound.stats) */
+  readonly stats = { taken: 0, units: 0, missed: 0, held: 0 };
+
+  constructor(
+    private readonly puzzles: readonly Nonogram[],
+    private readonly searches: readonly CdclSearch[],
+    private readonly opts: CdclOptions,
+    private readonly budget: number,
+    private readonly ring = CDCL_SHARE_RING,
+  ) {}
+
+  result(index: number, member: number): CdclResult | undefined {
+    return this.jobs.get(`${index}:${member}`)?.result;
+  }
+
+  round(packed: readonly PackedJob[]): void {
+    const r = this.rounds++;
+    const jobOf = (job: { index: number; member: number }) => this.jobs.get(`${job.index}:${job.member}`)!;
+    const ran: { published: number; publishedRound: number; round: CdclRound }[] = [];
+    for (const job of packed) {
+      const key = `${job.index}:${job.member}`;
+      if (!job.resume) {
+        const round: CdclRound = { budget: 0, ring: this.ring, out: [], peers: [], stats: this.stats };
+        const search = this.searches[job.member];
+        this.jobs.set(key, { steps: cdclSteps(this.puzzles[job.index], { ...this.opts, search }, round), round, published: 0, publishedRound: -1 });
+      }
+      const twin = this.jobs.get(key)!;
+      // a search that ended in an earlier round (the kernel says STATUS_GONE)
+      if (twin.result) continue;
+      twin.round.budget = this.budget >>> job.share;
+      twin.round.peers = [];
+      for (const peer of job.peers) {
+        const other = packed.find((o) => o.slot === peer.slot)!;
+        const theirs = jobOf(other);
+        if (theirs.publishedRound === r - 1) twin.round.peers.push({ member: peer.member, out: theirs.round.out, visible: theirs.published });
+      }
+      const step = twin.steps.next();
+      if (step.done) twin.result = step.value;
+      ran.push(twin);
+    }
+    for (const twin of ran) {
+      twin.published = twin.round.out.length;
+      twin.publishedRound = r;
+    }
   }
 }

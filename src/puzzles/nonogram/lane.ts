@@ -9,7 +9,7 @@ import type { GpuContext } from '../../gpu/context.ts';
 import type { Nonogram } from './codec.ts';
 import { gpuLimitError } from './pack.ts';
 import { BRANCH_SCORES, RESTART_AFTER, type BranchScore, type Level } from './reference.ts';
-import { CDCL_ARENA_WORDS, CDCL_SEARCHES, type CdclResult, type CdclSearch } from './cdcl.ts';
+import { CDCL_ARENA_WORDS, CDCL_SEARCHES, CDCL_SHARE_RING, type CdclResult, type CdclSearch, type ShareRing } from './cdcl.ts';
 import { runRounds, type RoundKernel, type RoundStats } from './rounds.ts';
 
 /** lane.wgsl keeps a line in one word: lines up to 31 cells */
@@ -172,6 +172,10 @@ export interface CdclLaneOptions extends Omit<LaneOptions, 'probeCap' | 'restart
   /** the searches a puzzle may get, in the order they join it (default CDCL_SEARCHES; decay shifts 4 to 31); each
    * next one joins after `joinAfter` rounds of the one before (default CDCL_JOIN_AFTER) */
   searches?: readonly CdclSearch[];
+  /** the ring of clauses each search shares (default CDCL_SHARE_RING; tests make it small) */
+  shareRing?: ShareRing;
+  /** each round as packed (a test replays them on the twin: CdclRoundsTwin) */
+  onPack?: RoundKernel<CdclOutcome>['onPack'];
 }
 
 /** 5 rounds of 200 conflicts: puzzles CDCL answers in 1,000 conflicts or fewer get one search */
@@ -192,7 +196,7 @@ const searchOfVariant = (variant: number): CdclSearch => ({
 });
 
 /** cdcl.wgsl's slot: its fixed part (S_MEM + ARENA), then the arena of learned clauses */
-const CDCL_SLOT_FIXED = 7490 + 3075;
+const CDCL_SLOT_FIXED = 9794 + 3075;
 
 /** bytes of one kernel's slots at most */
 const scratchLimit = (ctx: GpuContext) => Math.min(256 << 20, ctx.limits.maxStorageBufferBindingSize);
@@ -205,8 +209,9 @@ export function arenaFor(slots: number, limit: number): number {
   return words;
 }
 
-export function nonogramCdclPipeline(ctx: GpuContext): Promise<GPUComputePipeline> {
-  return lanePipeline(ctx, ['nonogram/settle.wgsl', 'nonogram/job.wgsl', 'nonogram/cdcl.wgsl'], 'nono_cdcl');
+export function nonogramCdclPipeline(ctx: GpuContext, ring = CDCL_SHARE_RING): Promise<GPUComputePipeline> {
+  if (!(ring.perRound >= 1 && ring.perRound < ring.entries && ring.entries <= 256)) throw new Error(`nonogram.cdcl: a share ring of ${ring.entries} entries, ${ring.perRound} a round`);
+  return lanePipeline(ctx, ['nonogram/settle.wgsl', 'nonogram/job.wgsl', 'nonogram/cdcl.wgsl'], 'nono_cdcl', { SHARE_ENTRIES: ring.entries, SHARE_PER_ROUND: ring.perRound });
 }
 
 /** The conflict-driven search's round kernel (cdcl.wgsl, twin of solveCdclCpu in cdcl.ts); each job may take
@@ -220,12 +225,12 @@ export async function cdclKernel(ctx: GpuContext, puzzles: Nonogram[], opts: Cdc
   const slotWords = CDCL_SLOT_FIXED + arenaWords;
   const kernel: RoundKernel<CdclOutcome> = {
     label: 'nonogram.cdcl',
-    pipeline: await nonogramCdclPipeline(ctx),
+    pipeline: await nonogramCdclPipeline(ctx, opts.shareRing),
     lanes,
     slots,
     slotWords,
     budget: opts.budget ?? 200,
-    params: (count) => Uint32Array.from([count, opts.conflictCap ?? 0xffffffff, maxSolutions, kernel.budget!, slotWords, arenaWords, 0, 0]),
+    params: (count, round) => Uint32Array.from([count, opts.conflictCap ?? 0xffffffff, maxSolutions, kernel.budget!, slotWords, arenaWords, round, 0]),
     outcome: (status, w, at, solutionsAt, found, p, ms, variant) => ({
       status,
       search: searchOfVariant(variant),
@@ -243,6 +248,7 @@ export async function cdclKernel(ctx: GpuContext, puzzles: Nonogram[], opts: Cdc
     }),
     variants: searches.map(variantOfSearch),
     joinAfter: opts.joinAfter ?? CDCL_JOIN_AFTER,
+    onPack: opts.onPack,
     // slot header: the result header's counters from word 1, then the solutions found (cdcl.wgsl)
     report: { words: 96, solutionsAt: 32, found: 8 },
   };

@@ -27,8 +27,8 @@ export interface RoundKernel<O> {
    * for); slotWords and the params follow. False: already as deep as it goes.
    */
   deepen?(): boolean;
-  /** the params words (uniform) for a round of `count` jobs */
-  params(count: number): Uint32Array<ArrayBuffer>;
+  /** the params words (uniform) for a round of `count` jobs, the run's `round`-th (from 0) */
+  params(count: number, round: number): Uint32Array<ArrayBuffer>;
   /** an outcome from a header of counters at `at` (words 1-7) and `found` solutions of 32 rows at `solutionsAt`, of a
    * job that ran search `variant` */
   outcome(status: LaneStatus, w: Uint32Array, at: number, solutionsAt: number, found: number, p: Nonogram, ms: number, variant: number): O;
@@ -50,6 +50,21 @@ export interface RoundKernel<O> {
   joinAfter?: number;
   /** work per job per round, where the kernel's params read it from here (a race paces its second kernel by it) */
   budget?: number;
+  /** each round as it is packed (tests replay it on a CPU twin) */
+  onPack?: (round: number, jobs: PackedJob[]) => void;
+}
+
+/** A job as a round runs it: its puzzle, search (member of RoundKernel.variants), slot, share (its budget is the
+ * kernel's >> share), whether it goes on from its slot, and its peers (below). */
+export interface PackedJob {
+  index: number;
+  member: number;
+  slot: number;
+  share: number;
+  resume: boolean;
+  /** the puzzle's other jobs in this round that were in the round before too: what they published at its end is
+   * theirs (a slot new this round may hold a stale job's), in member order */
+  peers: { slot: number; member: number }[];
 }
 
 export interface RoundStats {
@@ -123,6 +138,8 @@ export class RoundRun<O> {
   private msPerJob = 0;
   /** how long the last round took, from the readback before it (what the next one is expected to take) */
   private roundMs = 0;
+  /** rounds packed so far */
+  private packed = 0;
 
   constructor(
     private readonly ctx: GpuContext,
@@ -222,24 +239,40 @@ export class RoundRun<O> {
         queued.push({ round, slotWords: kernel.slotWords });
         // a puzzle's searches split its share of the round (each job's budget >> share): puzzles stay the unit the
         // round shares out evenly, so a hard puzzle's second search does not slow the others
-        const searches = new Map<number, number>();
-        for (const job of round) searches.set(job.index, (searches.get(job.index) ?? 0) + 1);
+        const searches = new Map<number, Job[]>();
+        for (const job of round) searches.set(job.index, [...(searches.get(job.index) ?? []), job]);
+        const packed: PackedJob[] = round.map((job) => ({
+          index: job.index,
+          member: job.member,
+          slot: job.slot,
+          share: Math.ceil(Math.log2(searches.get(job.index)!.length)),
+          resume: job.resume,
+          peers: searches
+            .get(job.index)!
+            .filter((other) => other !== job && other.resume)
+            .sort((a, b) => a.member - b.member)
+            .map(({ slot, member }) => ({ slot, member })),
+        }));
         const words: number[] = new Array(round.length).fill(0);
-        round.forEach((job, k) => {
+        packed.forEach((job, k) => {
           const p = puzzles[job.index];
           words[k] = words.length;
           const rec = words.length;
-          const share = Math.ceil(Math.log2(searches.get(job.index)!));
-          words.push(p.width | (p.height << 8) | (this.variantOf(job) << 16) | (share << 24), 0, job.slot, job.resume ? 1 : 0);
+          words.push(p.width | (p.height << 8) | (this.variantOf(round[k]) << 16) | (job.share << 24), 0, job.slot, job.resume ? 1 : 0);
           // the starting cells, for a new search and for one that starts again (lane.wgsl's restarts)
           const { filled, empty } = (this.startBits[job.index] ??= rowBits(p));
           words.push(...filled, ...empty);
+          // the peers (cdcl.wgsl shares learned clauses with them)
+          words.push(job.peers.length);
+          for (const peer of job.peers) words.push(peer.slot, peer.member);
           words[rec + 1] = words.length;
           this.clueTables[job.index] ??= packClues(p);
           for (const w of this.clueTables[job.index]!) words.push(w);
-          job.resume = true;
+          round[k].resume = true;
         });
-        return { input: Uint32Array.from(words), params: kernel.params(round.length), resultWords: Math.max(1, round.length) * RESULT_WORDS, jobs: round.length, scratch: this.scratch };
+        kernel.onPack?.(this.packed, packed);
+        const params = kernel.params(round.length, this.packed++);
+        return { input: Uint32Array.from(words), params, resultWords: Math.max(1, round.length) * RESULT_WORDS, jobs: round.length, scratch: this.scratch };
       },
       unpack: (_first, count, r) => {
         const now = performance.now();
