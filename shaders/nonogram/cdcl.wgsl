@@ -78,7 +78,7 @@ const H_SHARED: u32 = 19u;
 const H_PUBLISHED: u32 = 20u;
 const H_PUBLISHED_ROUND: u32 = 22u;
 const H_TAKEN: u32 = 24u;
-const MAX_PEERS: u32 = 4u;
+const MAX_PEERS: u32 = 4u;      // cdcl.ts CDCL_MAX_PEERS
 // cdcl.ts CDCL_SHARE_LENGTH, CDCL_SHARE_RING: learned clauses up to SHARE_LENGTH literals go to the ring, at most
 // SHARE_PER_ROUND a round, so the entries a peer reads (all but the newest SHARE_PER_ROUND of the ring) are never
 // being overwritten. Tests make the ring smaller (at most the slot's 256 entries).
