@@ -5,9 +5,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseNonograms, pictureToPuzzle, type Nonogram } from '../src/puzzles/nonogram/codec.ts';
 import { CDCL_SEARCHES, CdclRoundsTwin, explainLine, lineAutomaton, lubyTerm, solveCdclCpu } from '../src/puzzles/nonogram/cdcl.ts';
-import { cdclKernel, LANE_MAX_LINE, probingKernel, solveNonogramCdcl, type CdclLaneOptions } from '../src/puzzles/nonogram/lane.ts';
+import { cdclKernel, LANE_MAX_LINE, probingKernel, solveNonogramCdcl, type CdclLaneOptions, type LaneStats } from '../src/puzzles/nonogram/lane.ts';
 import type { GpuContext } from '../src/gpu/context.ts';
-import type { LaneStats } from '../src/puzzles/nonogram/lane.ts';
 import { ANSWERS, raceRounds } from '../src/puzzles/nonogram/rounds.ts';
 import { compileNonogramRules, solveNonograms } from '../src/puzzles/nonogram/solver.ts';
 import { EMPTY, FILLED, UNKNOWN, settle, solveCpu, verify } from '../src/puzzles/nonogram/reference.ts';
@@ -130,7 +129,7 @@ describe.skipIf(skipGpu)('nonogram CDCL kernel = CPU twin, step for step', () =>
   async function runWithTwin(ctx: GpuContext, ps: Nonogram[], opts: CdclLaneOptions, stats?: LaneStats) {
     const searches = opts.searches ?? CDCL_SEARCHES;
     const twin = new CdclRoundsTwin(ps, searches, { maxSolutions: opts.maxSolutions ?? 2, arenaWords: opts.arenaWords }, opts.budget ?? 200, opts.shareRing);
-    const got = await solveNonogramCdcl(ctx, ps, { ...opts, onPack: (_round, jobs) => twin.round(jobs) }, stats);
+    const got = await solveNonogramCdcl(ctx, ps, { ...opts, onPack: (round, jobs) => twin.round(round, jobs) }, stats);
     return { got, twin, searches };
   }
 

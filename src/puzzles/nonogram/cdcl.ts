@@ -850,7 +850,6 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
  */
 export class CdclRoundsTwin {
   private readonly jobs = new Map<string, { steps: Generator<void, CdclResult>; round: CdclRound; published: number; publishedRound: number; result?: CdclResult }>();
-  private rounds = 0;
   /** the sharing of every search replayed (CdclRound.stats) */
   readonly stats = { taken: 0, units: 0, missed: 0, held: 0 };
 
@@ -866,9 +865,8 @@ export class CdclRoundsTwin {
     return this.jobs.get(`${index}:${member}`)?.result;
   }
 
-  round(packed: readonly PackedJob[]): void {
-    const r = this.rounds++;
-    const jobOf = (job: { index: number; member: number }) => this.jobs.get(`${job.index}:${job.member}`)!;
+  /** Replays the run's round `r` (RoundKernel.onPack's arguments). */
+  round(r: number, packed: readonly PackedJob[]): void {
     const ran: { published: number; publishedRound: number; round: CdclRound }[] = [];
     for (const job of packed) {
       const key = `${job.index}:${job.member}`;
@@ -884,7 +882,7 @@ export class CdclRoundsTwin {
       twin.round.peers = [];
       for (const peer of job.peers) {
         const other = packed.find((o) => o.slot === peer.slot)!;
-        const theirs = jobOf(other);
+        const theirs = this.jobs.get(`${other.index}:${other.member}`)!;
         if (theirs.publishedRound === r - 1) twin.round.peers.push({ member: peer.member, out: theirs.round.out, visible: theirs.published });
       }
       const step = twin.steps.next();

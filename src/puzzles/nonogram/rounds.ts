@@ -240,7 +240,7 @@ export class RoundRun<O> {
         // a puzzle's searches split its share of the round (each job's budget >> share): puzzles stay the unit the
         // round shares out evenly, so a hard puzzle's second search does not slow the others
         const searches = new Map<number, Job[]>();
-        for (const job of round) searches.set(job.index, [...(searches.get(job.index) ?? []), job]);
+        for (const job of round) searches.get(job.index)?.push(job) ?? searches.set(job.index, [job]);
         const packed: PackedJob[] = round.map((job) => ({
           index: job.index,
           member: job.member,
