@@ -259,8 +259,9 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
           byLevel: { line: tl.line, probe: tl.probe, search: tl.search },
           givenFound: tl.givenFound,
           probes,
-          // the lanes kernel's throughput (probes of the searches that answered and of open ones; a second search that
-          // lost its race is not counted)
+          // probes of each puzzle's answering search (an open one's: its first search's) per second: below the
+          // kernel's rate, as a hard puzzle's other search, which runs half its share, is not counted (packed rounds ran
+          // 220-380k probes/s through an 82-s TAAI run on 2026-11-26, README)
           probesPerSec: probes / seconds,
           branches: results.reduce((s, r) => s + r.branches, 0),
           seconds,
