@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GpuContext, ShaderError } from '../src/gpu/context.ts';
 import { Batch } from '../src/engine/batch.ts';
@@ -8,7 +8,7 @@ import { lifeInput, lifeRule } from '../src/life/rule.ts';
 import { randomLife, lifeRun } from '../src/life/reference.ts';
 import { unpackLife } from '../src/life/pack.ts';
 import { gpu, skipGpu } from './gpu.ts';
-import { readShaderFile } from '../src/gpu/node.ts';
+import { HOST_NICE_ON_CPU_ADAPTER, readShaderFile } from '../src/gpu/node.ts';
 import type { Rule } from '../src/engine/rule.ts';
 
 describe('range allocator', () => {
@@ -37,6 +37,29 @@ describe.skipIf(skipGpu)('engine on the GPU', () => {
     expect(err.file).toBe('shaders/broken.wgsl');
     expect(err.line).toBe(5);
     expect(err.message).toMatch(/^shaders\/broken\.wgsl:5:\d+: /);
+  });
+
+  it.runIf(process.platform === 'linux')('on a CPU adapter the host thread yields the cores to the driver, whose workers keep their priority', async () => {
+    const ctx = await gpu();
+    // a thread's nice value is field 19 of its stat (after the name in parentheses)
+    const nice = (stat: string) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    // this thread made the context (the test process's main thread, or a worker's)
+    const self = realpathSync('/proc/thread-self').split('/').pop();
+    const threads = readdirSync('/proc/self/task').map((t) => ({
+      self: t === self,
+      name: readFileSync(`/proc/self/task/${t}/comm`, 'utf8').trim(),
+      nice: nice(readFileSync(`/proc/self/task/${t}/stat`, 'utf8')),
+    }));
+    const host = threads.find((t) => t.self)!.nice;
+    // the priority the process started with: its other threads' (made before the context, or by the driver)
+    const started = threads.find((t) => !t.self)!.nice;
+    if (!ctx.adapter.fallback) return expect(host).toBe(started);
+    // SwiftShader's workers (marl's "Thread<NN>") are the GPU: they keep the priority the process started with
+    const workers = threads.filter((t) => /^Thread<\d+>$/.test(t.name));
+    expect(workers.length).toBeGreaterThan(0);
+    for (const w of workers) expect(w.nice).toBe(started);
+    // (a run started nicer than that stays as it was)
+    if (started < HOST_NICE_ON_CPU_ADAPTER) expect(host).toBe(HOST_NICE_ON_CPU_ADAPTER);
   });
 
   it('pipelines are cached: a second batch of the same rule compiles nothing', async () => {
