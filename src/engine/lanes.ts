@@ -89,11 +89,27 @@ export function laneCount(wanted: number, jobs: number): number {
   return Math.max(w, Math.ceil(Math.min(wanted, jobs) / w) * w);
 }
 
+/** A chunk's input, its results and their readback copy. */
+interface ChunkBuffers {
+  input: GPUBuffer;
+  results: GPUBuffer;
+  read: GPUBuffer;
+}
+
 interface Submitted {
   first: number;
   count: number;
-  buffers: GPUBuffer[];
-  read: GPUBuffer;
+  buffers: ChunkBuffers;
+  /** of results (a reused buffer may be larger) */
+  bytes: number;
+}
+
+const roundUp = (bytes: number) => 2 ** Math.ceil(Math.log2(Math.max(16, bytes)));
+
+function destroyBuffers(b: ChunkBuffers | undefined): void {
+  b?.input.destroy();
+  b?.results.destroy();
+  b?.read.destroy();
 }
 
 /** Runs every job; returns when the last chunk is decoded. */
@@ -105,13 +121,28 @@ export async function runLanes(ctx: GpuContext, run: LaneRun): Promise<void> {
   const scratch = run.scratch ?? ctx.acquireScratch(`${run.label}.scratch`, Math.max(16, run.scratchBytes), scratchUsage());
   const work = device.createBuffer({ label: `${run.label}.work`, size: 16, usage });
   const uniform = device.createBuffer({ label: `${run.label}.params`, size: Math.max(16, run.paramsBytes), usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+  // A finished chunk's buffers serve the next chunk they fit (TAAI nonogram rounds come every ~0.1-0.2 s, each
+  // made three buffers, and chunks shrink as a run goes on); one that fits none is replaced.
+  const spare: ChunkBuffers[] = [];
+  const chunkBuffers = (inputBytes: number, resultBytes: number): { buffers: ChunkBuffers; reused: boolean } => {
+    const fits = spare.findIndex((b) => b.input.size >= inputBytes && b.results.size >= resultBytes);
+    if (fits >= 0) return { buffers: spare.splice(fits, 1)[0], reused: true };
+    destroyBuffers(spare.pop());
+    // sizes in powers of two, so that a chunk a little larger than the last still fits
+    const results = roundUp(resultBytes);
+    const buffers = {
+      input: device.createBuffer({ label: `${run.label}.input`, size: roundUp(inputBytes), usage }),
+      results: device.createBuffer({ label: `${run.label}.results`, size: results, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST }),
+      read: device.createBuffer({ label: `${run.label}.read`, size: results, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }),
+    };
+    return { buffers, reused: false };
+  };
   const submit = (first: number): Submitted => {
     const wanted = Math.min(run.chunk, run.jobs - first);
     const { input: words, params, resultWords, jobs, scratch: chunkScratch } = run.pack(first, wanted);
     const count = jobs ?? wanted;
-    const input = device.createBuffer({ label: `${run.label}.input`, size: Math.max(16, 4 * words.length), usage });
-    const results = device.createBuffer({ label: `${run.label}.results`, size: Math.max(16, 4 * resultWords), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
-    const read = device.createBuffer({ label: `${run.label}.read`, size: Math.max(16, 4 * resultWords), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const { buffers, reused } = chunkBuffers(4 * words.length, 4 * resultWords);
+    const { input, results, read } = buffers;
     device.queue.writeBuffer(input, 0, words);
     device.queue.writeBuffer(work, 0, new Uint32Array(4));
     device.queue.writeBuffer(uniform, 0, params);
@@ -121,6 +152,8 @@ export async function runLanes(ctx: GpuContext, run: LaneRun): Promise<void> {
       entries: [uniform, input, results, chunkScratch ?? scratch, work].map((buffer, binding) => ({ binding, resource: { buffer } })),
     });
     const enc = device.createCommandEncoder({ label: run.label });
+    // a reused results buffer starts as zeros too, as a new one would
+    if (reused) enc.clearBuffer(results, 0, 4 * resultWords);
     const pass = enc.beginComputePass();
     pass.setPipeline(run.pipeline);
     pass.setBindGroup(0, bind);
@@ -129,7 +162,7 @@ export async function runLanes(ctx: GpuContext, run: LaneRun): Promise<void> {
     enc.copyBufferToBuffer(results, 0, read, 0, 4 * resultWords);
     device.queue.submit([enc.finish()]);
     run.onDispatch?.();
-    return { first, count, buffers: [input, results, read], read };
+    return { first, count, buffers, bytes: Math.max(16, 4 * resultWords) };
   };
   // ms per job of the chunks so far: how long the next one is expected to take
   let msPerJob = run.msPerJob ?? 0;
@@ -143,25 +176,27 @@ export async function runLanes(ctx: GpuContext, run: LaneRun): Promise<void> {
         pending.push(submit(next));
         next += run.chunk;
       }
-      const { first, count, buffers, read } = pending.shift()!;
+      const { first, count, buffers, bytes } = pending.shift()!;
+      const { read } = buffers;
       const live = run.liveJobs?.() ?? count;
       const napMs = (run.napBeforeReadback ?? 0) * msPerJob * live;
       if (napMs >= 1) await new Promise((wake) => setTimeout(wake, napMs));
       const waited = performance.now();
-      await read.mapAsync(GPUMapMode.READ);
+      await read.mapAsync(GPUMapMode.READ, 0, bytes);
       const waitMs = performance.now() - waited;
       // a map ready at once means the nap overslept (the chunk took less): the estimate shrinks instead of feeding
       // the nap back into itself (gently: the chunk queued behind kept the GPU busy)
       if (live > 0) msPerJob = napMs >= 1 && waitMs < 0.5 ? msPerJob * 0.7 : (napMs + waitMs) / live;
       run.onTimed?.(msPerJob);
       run.onReadback?.();
-      const r = new Uint32Array(read.getMappedRange().slice(0));
+      const r = new Uint32Array(read.getMappedRange(0, bytes).slice(0));
       read.unmap();
-      for (const b of buffers) b.destroy();
+      spare.push(buffers);
       run.unpack(first, count, r);
     }
   } finally {
-    for (const sub of pending) for (const b of sub.buffers) b.destroy();
+    for (const sub of pending) destroyBuffers(sub.buffers);
+    spare.forEach(destroyBuffers);
     if (!run.scratch) ctx.releaseScratch(scratch);
     work.destroy();
     uniform.destroy();

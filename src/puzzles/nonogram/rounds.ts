@@ -122,8 +122,10 @@ export interface RoundLoop {
 export class RoundRun<O> {
   /** outcomes by puzzle index: finished jobs, and after stop() the suspended ones */
   readonly out: (O | undefined)[];
-  private readonly clueTables: (Uint32Array | undefined)[];
-  private readonly startBits: ({ filled: number[]; empty: number[] } | undefined)[];
+  /** a puzzle's words of a job record past its header: its starting cells, then its clue table (packRecord) */
+  private readonly records: (PuzzleRecord | undefined)[];
+  /** the round's input, reused (writeBuffer copies it): a round of 1,024 jobs is ~300k words */
+  private inputWords = new Uint32Array(0);
   private readonly slots: number;
   private scratch: GPUBuffer;
   /** a job of a round with the slots as they are now came back STATUS_DEEPER */
@@ -149,8 +151,7 @@ export class RoundRun<O> {
     private readonly t0 = performance.now(),
   ) {
     this.out = new Array(puzzles.length);
-    this.clueTables = new Array(puzzles.length);
-    this.startBits = new Array(puzzles.length);
+    this.records = new Array(puzzles.length);
     this.slots = Math.max(1, kernel.slots);
     this.scratch = this.slotsBuffer();
     this.free = Array.from({ length: this.slots }, (_, k) => this.slots - 1 - k);
@@ -253,26 +254,40 @@ export class RoundRun<O> {
             .sort((a, b) => a.member - b.member)
             .map(({ slot, member }) => ({ slot, member })),
         }));
-        const words: number[] = new Array(round.length).fill(0);
+        // each job: its record's offset, then the records (header, starting cells, peers, clue table); typed
+        // copies of each puzzle's fixed words, since a round is packed for every round of a run
+        const records = packed.map((job) => (this.records[job.index] ??= packRecord(puzzles[job.index])));
+        let size = round.length;
+        packed.forEach((job, k) => (size += 4 + records[k].starts.length + 1 + 2 * job.peers.length + records[k].clues.length));
+        if (this.inputWords.length < size) this.inputWords = new Uint32Array(Math.max(size, 2 * this.inputWords.length));
+        const words = this.inputWords;
+        let at = round.length;
         packed.forEach((job, k) => {
           const p = puzzles[job.index];
-          words[k] = words.length;
-          const rec = words.length;
-          words.push(p.width | (p.height << 8) | (this.variantOf(round[k]) << 16) | (job.share << 24), 0, job.slot, job.resume ? 1 : 0);
+          const { starts, clues } = records[k];
+          words[k] = at;
+          const rec = at;
+          words[at++] = p.width | (p.height << 8) | (this.variantOf(round[k]) << 16) | (job.share << 24);
+          at++; // the clue table's offset, below
+          words[at++] = job.slot;
+          words[at++] = job.resume ? 1 : 0;
           // the starting cells, for a new search and for one that starts again (lane.wgsl's restarts)
-          const { filled, empty } = (this.startBits[job.index] ??= rowBits(p));
-          words.push(...filled, ...empty);
+          words.set(starts, at);
+          at += starts.length;
           // the peers (cdcl.wgsl shares learned clauses with them)
-          words.push(job.peers.length);
-          for (const peer of job.peers) words.push(peer.slot, peer.member);
-          words[rec + 1] = words.length;
-          this.clueTables[job.index] ??= packClues(p);
-          for (const w of this.clueTables[job.index]!) words.push(w);
+          words[at++] = job.peers.length;
+          for (const peer of job.peers) {
+            words[at++] = peer.slot;
+            words[at++] = peer.member;
+          }
+          words[rec + 1] = at;
+          words.set(clues, at);
+          at += clues.length;
           round[k].resume = true;
         });
         kernel.onPack?.(this.packed, packed);
         const params = kernel.params(round.length, this.packed++);
-        return { input: Uint32Array.from(words), params, resultWords: Math.max(1, round.length) * RESULT_WORDS, jobs: round.length, scratch: this.scratch };
+        return { input: words.subarray(0, size), params, resultWords: Math.max(1, round.length) * RESULT_WORDS, jobs: round.length, scratch: this.scratch };
       },
       unpack: (_first, count, r) => {
         const now = performance.now();
@@ -559,16 +574,22 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
   return { first: a.out, second: b?.out ?? new Array(puzzles.length) };
 }
 
-/** The starting cells as rows' filled and empty bits. */
-function rowBits(p: Nonogram): { filled: number[]; empty: number[] } {
+/** A puzzle's part of every job record of it: the starting cells (rows' filled bits, then empty bits) and its clue
+ * table (packClues). */
+interface PuzzleRecord {
+  starts: Uint32Array;
+  clues: Uint32Array;
+}
+
+function packRecord(p: Nonogram): PuzzleRecord {
+  // the starting cells as rows' filled bits (words 0..height-1), then their empty bits
   const cells = initialCells(p);
-  const filled = new Array(p.height).fill(0);
-  const empty = new Array(p.height).fill(0);
+  const starts = new Uint32Array(2 * p.height);
   for (let i = 0; i < cells.length; i++) {
     const r = Math.floor(i / p.width);
     const bit = 1 << (i - r * p.width);
-    if (cells[i] === FILLED) filled[r] |= bit;
-    else if (cells[i] === EMPTY) empty[r] |= bit;
+    if (cells[i] === FILLED) starts[r] |= bit;
+    else if (cells[i] === EMPTY) starts[p.height + r] |= bit;
   }
-  return { filled, empty };
+  return { starts, clues: packClues(p) };
 }
