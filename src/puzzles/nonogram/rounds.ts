@@ -461,7 +461,9 @@ export interface RaceOptions<A, B> extends RoundOptions {
  * GPU's queue). The first takes every puzzle in order; the second takes a puzzle once the first's job on it has run
  * `joinAfter` rounds without an answer (easy puzzles stay off it). The first answer of a puzzle ends the other
  * kernel's job on it. `second` may be a promise-maker: it is then made (its pipeline compiled) only when a puzzle
- * first needs it, so a late join costs a run that never gets there nothing. Both kernels' outcomes in puzzle order:
+ * is half way to the join, so a late join costs a run that never gets near it nothing, and the compile (on the host's
+ * thread, which yields to a CPU adapter's workers: ~20 s instead of ~7 s beside a busy SwiftShader) is done by the
+ * time a puzzle needs it. Both kernels' outcomes in puzzle order:
  * a job ended by the other's answer has none; at a deadline, both kernels' suspended searches.
  */
 export async function raceRounds<A extends { status: LaneStatus }, B extends { status: LaneStatus }>(
@@ -543,9 +545,20 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
       }
     })();
     const loopB = (async () => {
-      // the second kernel is made when a puzzle first needs it (looked for every 50 ms: a.jobs() can be 1,000 long)
+      // the second kernel is made when a puzzle is half way to the join, and runs when one gets there (looked for
+      // every 50 ms: a.jobs() can be 1,000 long)
+      let making: Promise<RoundKernel<B>> | undefined;
+      const make = () => {
+        making ??= (second as () => Promise<RoundKernel<B>>)();
+        // a run that ends before the join never awaits it
+        making.catch(() => {});
+        return making;
+      };
+      const halfWay = (job: { index: number; rounds: number }) => 2 * job.rounds >= joinAfter && !answered.has(job.index);
       while (!b && !firstDone && !a.late(opts)) {
-        if (a.jobs().some(ready)) b = new RoundRun(ctx, puzzles, await (second as () => Promise<RoundKernel<B>>)(), stats, t0);
+        const jobs = a.jobs();
+        if (jobs.some(halfWay)) make();
+        if (jobs.some(ready)) b = new RoundRun(ctx, puzzles, await make(), stats, t0);
         else await nap(50);
       }
       const run = b;
