@@ -196,13 +196,14 @@ describe.skipIf(skipGpu)('nonogram CDCL kernel = CPU twin, step for step', () =>
       const stats = { dispatches: 0, readbacks: 0, joined: 0 };
       const run = await runWithTwin(ctx, ps, { budget: 40, joinAfter: 1, maxSolutions: 1 }, stats);
       const got = run.got;
-      // four later searches join the two puzzles (each after a round of the one before; #133's root probing, 1,380
-      // probes, spans rounds of at most 40 x 16)
-      expect(stats.joined, 'searches joined').toBe(4);
+      // six later searches join the two puzzles, each packed a round after the one before: #451's three, and #133's
+      // three, whose root probing (1,380 probes) spans rounds of at most 40 x 16 (with two rounds in flight the last
+      // two join before the round that answers it is read, and leave at its readback)
+      expect(stats.joined, 'searches joined').toBe(6);
       expectSteps(ps, run);
-      // #451: the first search answers after 465 conflicts with the clauses its peers shared (4,474 alone); the first,
+      // #451: the first search answers after 417 conflicts with the clauses its peers shared (4,474 alone); the first,
       // root probing, answers #133 without a conflict
-      expect([got[0]!.search, got[0]!.conflicts]).toEqual([CDCL_SEARCHES[0], 465]);
+      expect([got[0]!.search, got[0]!.conflicts]).toEqual([CDCL_SEARCHES[0], 417]);
       expect(solveCdclCpu(all[450], { maxSolutions: 1, search: CDCL_SEARCHES[0] }).conflicts).toBe(4474);
       expect([got[1]!.search, got[1]!.level, got[1]!.conflicts]).toEqual([CDCL_SEARCHES[0], 'search', 0]);
       expect(got[1]!.probes).toBeGreaterThan(0);
@@ -316,7 +317,7 @@ describe.skipIf(skipGpu)('nonogram searches: cdcl and race answer as the probing
     });
   });
 
-  it('a race whose second kernel is made on demand makes it only when a puzzle has run joinAfter rounds', async () => {
+  it('a race whose second kernel is made on demand makes it only when a puzzle is half way to joinAfter rounds', async () => {
     await withDevice(async (ctx) => {
       const easy = edgeCases().filter((p) => p.width * p.height <= 100);
       const hard = [randomPicture(25, 25, 4242, 50)];
@@ -337,15 +338,39 @@ describe.skipIf(skipGpu)('nonogram searches: cdcl and race answer as the probing
     });
   });
 
-  it('a race with secondShare paces its second kernel: short first rounds shrink the second\'s budget per round', async () => {
+  it('a race with secondShare paces its second kernel by waiting between its rounds, one in flight, each with its whole budget', async () => {
     await withDevice(async (ctx) => {
       const hard = Array.from({ length: 8 }, (_, i) => randomPicture(31, 31, 2000 + i, 50));
       const stats = { dispatches: 0, readbacks: 0 };
       const probing = await probingKernel(ctx, hard, { budget: 20 });
-      const cdcl = await cdclKernel(ctx, hard, { lanes: 4, slots: 4, budget: 400 });
+      const cdcl = await cdclKernel(ctx, hard, { lanes: 4, slots: 4, budget: 40 });
+      // the rounds each kernel packed, and the second's budgets
+      const rounds = { probing: 0, cdcl: 0 };
+      const budgets = new Set<number>();
+      const params = { probing: probing.params, cdcl: cdcl.params };
+      probing.params = (count, round) => (rounds.probing++, params.probing(count, round));
+      cdcl.params = (count, round) => (rounds.cdcl++, budgets.add(cdcl.budget!), params.cdcl(count, round));
       await raceRounds(ctx, hard, probing, cdcl, { joinAfter: 1, secondShare: 0.1, deadline: performance.now() + 4000 }, stats);
-      expect(cdcl.budget).toBeLessThan(400);
-      expect(cdcl.budget).toBeGreaterThanOrEqual(1);
+      expect([...budgets]).toEqual([40]);
+      // a tenth of the GPU: CDCL rounds of 4 jobs x 40 conflicts take far longer than probing's of 8 x 20 probes
+      expect(rounds.cdcl).toBeGreaterThanOrEqual(2);
+      expect(rounds.cdcl * 10).toBeLessThan(rounds.probing);
+    });
+  });
+
+  it.runIf(existsSync(taaiFile))('a puzzle\'s CDCL searches in a paced race run as in CDCL alone (joins and shared clauses by rounds packed): TAAI #456 answered in the same conflicts', async () => {
+    await withDevice(async (ctx) => {
+      const ps = [parseNonograms(readFileSync(taaiFile), taaiFile).map((r) => r.puzzle!)[455]];
+      // rounds of 40 conflicts: the second search joins after 5 rounds and takes the first's clauses
+      const side = { maxSolutions: 1, lanes: 4, slots: 4, budget: 40 };
+      const alone = await solveNonogramCdcl(ctx, ps, side);
+      // probing at a probe a round (it needs ~293k here): the CDCL rounds wait between them as beside a real race
+      const probing = await probingKernel(ctx, ps, { maxSolutions: 1, budget: 1 });
+      const raced = await raceRounds(ctx, ps, probing, await cdclKernel(ctx, ps, side), { joinAfter: 1, secondShare: 0.5 }, { dispatches: 0, readbacks: 0 });
+      expect(raced.first[0]).toBeUndefined(); // probing takes this one minutes
+      const summary = (o: (typeof alone)[number]) => o && { status: o.status, conflicts: o.conflicts, decisions: o.decisions, search: o.search, solution: o.solutions[0] };
+      expect(summary(raced.second[0])).toEqual(summary(alone[0]));
+      expect(verify(ps[0], raced.second[0]!.solutions[0])).toBe(true);
     });
   });
 

@@ -81,6 +81,10 @@ export interface LaneRun {
   onTimed?(msPerJob: number): void;
   /** the jobs of the chunk about to be read that still take time (the nap is for them; default: all) */
   liveJobs?(): number;
+  /** chunks in flight at most (default 2: one running, one queued behind it) */
+  inFlight?(): number;
+  /** awaited before each chunk is submitted: a pause that paces this run against another on the same queue */
+  beforeSubmit?(): Promise<void> | undefined;
 }
 
 /** The lanes' invocations for this many jobs: whole workgroups, at most `wanted`, no more than the jobs need. */
@@ -172,10 +176,13 @@ export async function runLanes(ctx: GpuContext, run: LaneRun): Promise<void> {
     const more = () => next < run.jobs && (run.more?.() ?? true);
     while (pending.length || more()) {
       // keep two chunks in flight: one running, one queued behind it
-      while (pending.length < 2 && more()) {
+      while (pending.length < (run.inFlight?.() ?? 2) && more()) {
+        const pause = run.beforeSubmit?.();
+        if (pause && (await pause, !more())) break;
         pending.push(submit(next));
         next += run.chunk;
       }
+      if (!pending.length) continue;
       const { first, count, buffers, bytes } = pending.shift()!;
       const { read } = buffers;
       const live = run.liveJobs?.() ?? count;

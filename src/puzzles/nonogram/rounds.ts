@@ -48,7 +48,7 @@ export interface RoundKernel<O> {
    */
   variants?: readonly number[];
   joinAfter?: number;
-  /** work per job per round, where the kernel's params read it from here (a race paces its second kernel by it) */
+  /** work per job per round, where the kernel's params read it from here */
   budget?: number;
   /** each round as it is packed (tests replay it on a CPU twin) */
   onPack?: (round: number, jobs: PackedJob[]) => void;
@@ -85,6 +85,8 @@ interface Job {
   resume: boolean;
   /** rounds it came back from suspended */
   rounds: number;
+  /** rounds it was packed in (the next search joins by these: the same rounds whether one or two are in flight) */
+  packed: number;
   /** finished or dropped: results of rounds still in flight for it are stale */
   ended: boolean;
   /** which of the kernel's variants it runs (an index in RoundKernel.variants) */
@@ -106,6 +108,9 @@ export interface RoundLoop {
   more(): boolean;
   /** after each round is read: the puzzles it finished */
   onFinished(finished: number[]): void;
+  /** rounds in flight at most, and a pause before each is packed (runLanes' `inFlight`, `beforeSubmit`) */
+  inFlight?(): number;
+  beforeSubmit?(): Promise<void> | undefined;
 }
 
 /**
@@ -179,18 +184,20 @@ export class RoundRun<O> {
   start(index: number): void {
     if (this.started.has(index)) throw new Error(`${this.kernel.label}: puzzle ${index} started twice`);
     this.started.add(index);
-    this.active.push({ index, slot: this.free.pop()!, resume: false, rounds: 0, ended: false, member: 0, joined: false });
+    this.active.push({ index, slot: this.free.pop()!, resume: false, rounds: 0, packed: 0, ended: false, member: 0, joined: false });
   }
 
-  /** The next search starts beside each job that has run `joinAfter` rounds without an answer, while slots last. */
+  /** The next search starts beside each job that has been in `joinAfter` rounds without an answer known, while slots
+   * last. (By rounds packed, not read: a puzzle's searches then start in the same rounds, and share clauses alike,
+   * whatever the timing; one whose puzzle the round before answered leaves at the next readback.) */
   private joinHard(): void {
     const variants = this.kernel.variants ?? [0];
     const joinAfter = this.kernel.joinAfter ?? Infinity;
     for (const job of this.active.slice()) {
       if (!this.room) return;
-      if (job.ended || job.joined || job.rounds < joinAfter || job.member + 1 >= variants.length || this.dropped.has(job.index)) continue;
+      if (job.ended || job.joined || job.packed < joinAfter || job.member + 1 >= variants.length || this.dropped.has(job.index)) continue;
       job.joined = true;
-      this.active.push({ index: job.index, slot: this.free.pop()!, resume: false, rounds: 0, ended: false, member: job.member + 1, joined: false });
+      this.active.push({ index: job.index, slot: this.free.pop()!, resume: false, rounds: 0, packed: 0, ended: false, member: job.member + 1, joined: false });
       this.stats.joined = (this.stats.joined ?? 0) + 1;
     }
   }
@@ -223,6 +230,8 @@ export class RoundRun<O> {
       jobs: Infinity,
       chunk: kernel.slots,
       more: () => loop.more(),
+      inFlight: loop.inFlight,
+      beforeSubmit: loop.beforeSubmit,
       // a round takes up to seconds; the one queued behind keeps the GPU busy if the nap overshoots
       napBeforeReadback: 0.9,
       msPerJob: this.msPerJob,
@@ -284,6 +293,7 @@ export class RoundRun<O> {
           words.set(clues, at);
           at += clues.length;
           round[k].resume = true;
+          round[k].packed++;
         });
         kernel.onPack?.(this.packed, packed);
         const params = kernel.params(round.length, this.packed++);
@@ -447,11 +457,14 @@ export interface RaceOptions<A, B> extends RoundOptions {
   onFirst?: (index: number, outcome: A) => void;
   onSecond?: (index: number, outcome: B) => void;
   /**
-   * The share of the GPU's time the second kernel aims at while both run: its `budget` per round is scaled after
-   * each of its rounds so that they last share / (1 - share) of the first's. Without it the budget stays as it is,
-   * and since the queue alternates the two loops' rounds, each kernel gets the GPU in proportion to its round's
-   * length: 16 CDCL jobs of 100 conflicts (~2 s) beside probing's few tail puzzles (~0.1 s rounds) took over 90% of it
-   * (a TAAI run's open puzzles got 577,750 probes in 45 minutes instead of 7.5M).
+   * The share of the GPU's time the second kernel aims at while both run: it then keeps one round in flight, and
+   * after each waits (1 - share) / share of that round's time, in which the first kernel has the GPU, before it
+   * queues the next. Without it both loops keep two rounds in flight, and since the queue alternates them each kernel
+   * gets the GPU in proportion to its round's length: 16 CDCL jobs of 100 conflicts (~2 s) beside probing's few tail
+   * puzzles (~0.1 s rounds) took over 90% of it (a TAAI run's open puzzles got 577,750 probes in 45 minutes instead
+   * of 7.5M). Its rounds keep their budget: a puzzle's searches (which share clauses at round ends) run the same
+   * conflicts per round whatever the timing, and a round of 25 conflicts per search costs less per conflict than the
+   * 1-5 that scaling the budget down to the probing tail's ~0.1-s rounds used to leave.
    */
   secondShare?: number;
 }
@@ -508,23 +521,18 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
         done();
       };
     });
-  // Each round's GPU time, as the time since the readback before it of either kernel (rounds run one after another
-  // on the queue, which is never empty while both run), averaged; the second's budget follows.
+  // The second kernel's last round's GPU time, as the time since the readback before it of either kernel (rounds
+  // run one after another on the queue, which is never empty while both run), and when it was read.
   let lastRead = performance.now();
-  const took = { first: 0, second: 0 };
-  const timed = (which: 'first' | 'second') => {
-    const now = performance.now();
-    const ms = now - lastRead;
-    lastRead = now;
-    took[which] = took[which] ? 0.7 * took[which] + 0.3 * ms : ms;
-  };
-  const pace = (kernel: RoundKernel<B>, most: number) => {
-    const share = opts.secondShare;
-    if (share === undefined || !kernel.budget || !took.first || !took.second) return;
-    const want = (took.first * share) / (1 - share);
-    kernel.budget = Math.max(1, Math.min(most, Math.round((kernel.budget * want) / took.second)));
-  };
+  const secondRound = { took: 0, readAt: 0 };
   let firstDone = false;
+  const share = opts.secondShare;
+  const paced = () => share !== undefined && !firstDone;
+  const pause = () => {
+    if (!paced() || !secondRound.took) return undefined;
+    const ms = secondRound.readAt + (secondRound.took * (1 - share!)) / share! - performance.now();
+    return ms >= 1 ? nap(ms) : undefined;
+  };
   try {
     const loopA = (async () => {
       let next = 0;
@@ -535,7 +543,7 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
           },
           more: () => !a.late(opts) && (a.busy > 0 || next < puzzles.length),
           onFinished: (finished) => {
-            timed('first');
+            lastRead = performance.now();
             finish(finished, a, b, opts.onFirst);
           },
         });
@@ -563,16 +571,16 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
       }
       const run = b;
       if (!run) return;
-      const kernel = run.kernel;
-      const most = kernel.budget ?? 0;
       const onFinished = (finished: number[]) => {
-        timed('second');
-        pace(kernel, most);
+        const now = performance.now();
+        secondRound.took = now - lastRead;
+        secondRound.readAt = lastRead = now;
         finish(finished, run, a, opts.onSecond);
       };
+      const inFlight = () => (paced() ? 1 : 2);
       while (!run.late(opts)) {
         join(run);
-        if (run.busy) await run.run({ refill: () => join(run), more: () => !run.late(opts) && run.busy > 0, onFinished });
+        if (run.busy) await run.run({ refill: () => join(run), more: () => !run.late(opts) && run.busy > 0, onFinished, inFlight, beforeSubmit: pause });
         else if (firstDone) break;
         else await nap(5);
       }
