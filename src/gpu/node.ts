@@ -81,7 +81,6 @@ export async function createNodeContext(choice: AdapterChoice = 'auto'): Promise
 /** The nice value of the host's thread on a CPU adapter (yieldToCpuDriver). */
 export const HOST_NICE_ON_CPU_ADAPTER = 10;
 
-
 /**
  * On a CPU adapter the host's thread competes for the cores with the driver's workers, which are the GPU: Dawn's
  * Node bindings poll a pending map in a busy loop (5 s of an 82-s TAAI nonogram run on SwiftShader's two threads,
@@ -94,6 +93,6 @@ function yieldToCpuDriver(): void {
   try {
     setPriority(0, HOST_NICE_ON_CPU_ADAPTER);
   } catch {
-    // a platform without per-thread priorities: the host competes as before
+    // not permitted here: the host competes as before
   }
 }

@@ -83,10 +83,8 @@ interface Job {
   slot: number;
   /** its search is in its slot (it has been in a round) */
   resume: boolean;
-  /** rounds it came back from suspended */
+  /** rounds it has been packed in (joins count these: the same rounds whether one or two are in flight) */
   rounds: number;
-  /** rounds it was packed in (the next search joins by these: the same rounds whether one or two are in flight) */
-  packed: number;
   /** finished or dropped: results of rounds still in flight for it are stale */
   ended: boolean;
   /** which of the kernel's variants it runs (an index in RoundKernel.variants) */
@@ -172,7 +170,7 @@ export class RoundRun<O> {
     return this.active.length;
   }
 
-  /** the jobs not known to have ended: puzzle index and rounds run */
+  /** the jobs not known to have ended: puzzle index and rounds packed */
   jobs(): readonly { index: number; rounds: number }[] {
     return this.active;
   }
@@ -184,7 +182,7 @@ export class RoundRun<O> {
   start(index: number): void {
     if (this.started.has(index)) throw new Error(`${this.kernel.label}: puzzle ${index} started twice`);
     this.started.add(index);
-    this.active.push({ index, slot: this.free.pop()!, resume: false, rounds: 0, packed: 0, ended: false, member: 0, joined: false });
+    this.active.push({ index, slot: this.free.pop()!, resume: false, rounds: 0, ended: false, member: 0, joined: false });
   }
 
   /** The next search starts beside each job that has been in `joinAfter` rounds without an answer known, while slots
@@ -195,9 +193,9 @@ export class RoundRun<O> {
     const joinAfter = this.kernel.joinAfter ?? Infinity;
     for (const job of this.active.slice()) {
       if (!this.room) return;
-      if (job.ended || job.joined || job.packed < joinAfter || job.member + 1 >= variants.length || this.dropped.has(job.index)) continue;
+      if (job.ended || job.joined || job.rounds < joinAfter || job.member + 1 >= variants.length || this.dropped.has(job.index)) continue;
       job.joined = true;
-      this.active.push({ index: job.index, slot: this.free.pop()!, resume: false, rounds: 0, packed: 0, ended: false, member: job.member + 1, joined: false });
+      this.active.push({ index: job.index, slot: this.free.pop()!, resume: false, rounds: 0, ended: false, member: job.member + 1, joined: false });
       this.stats.joined = (this.stats.joined ?? 0) + 1;
     }
   }
@@ -293,7 +291,7 @@ export class RoundRun<O> {
           words.set(clues, at);
           at += clues.length;
           round[k].resume = true;
-          round[k].packed++;
+          round[k].rounds++;
         });
         kernel.onPack?.(this.packed, packed);
         const params = kernel.params(round.length, this.packed++);
@@ -318,10 +316,7 @@ export class RoundRun<O> {
           const status = r[at] === STATUS_DEEPER ? 'suspended' : LANE_STATUS[r[at]];
           if (!status) throw new Error(`${kernel.label}: puzzle ${job.index} came back without a status`);
           if (this.leave(job)) continue;
-          if (status === 'suspended') {
-            job.rounds++;
-            continue;
-          }
+          if (status === 'suspended') continue;
           this.end(job);
           // the puzzle's outcome: the first answer, or the last of its jobs to end without one (a cap)
           const answer = ANSWERS.has(status);
