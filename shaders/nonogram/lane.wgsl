@@ -46,7 +46,8 @@ struct Params {
 // solutions, the node to probe next with its probe set, then the stack of waiting copies (each with its probe set).
 const STATE_WORDS: u32 = 128u;
 const SLOT_SOLUTIONS: u32 = 16u;
-// a suspended node's scan state (next_cell): scanAny | scanRow << 1 | scanCol << 6, bestScore, branchCell, base
+// a suspended node's scan state (next_cell): scanAny | scanRow << 1 | scanCol << 6 | atRoot << 11, bestScore,
+// branchCell, base
 const SLOT_SCAN: u32 = 10u;
 // the search's restarts so far and the probes before its run
 const SLOT_RUN: u32 = 14u;
@@ -57,6 +58,8 @@ const ENTRY_WORDS: u32 = 160u;
 
 // job.wgsl's `variant`: the branch score, as an index in reference.ts BRANCH_SCORES ('weaker', 'sum')
 const VARIANT_SUM: u32 = 1u;
+// below a run's root, the `weaker` search branches as soon as a cell scores this (reference.ts EARLY_BRANCH_SCORE)
+override EARLY_BRANCH_SCORE: i32 = 15;
 
 const LEVEL_LINE: u32 = 0u;
 const LEVEL_PROBE: u32 = 1u;
@@ -240,6 +243,8 @@ var<private> scanAny: bool;
 var<private> bestScore: i32;
 var<private> base: i32;
 var<private> branchCell: u32;
+// the node is its run's root (probed to its fixpoint: no early branch)
+var<private> atRoot: bool;
 // probes when this dispatch took up the job (each dispatch spends at most params.budget >> share)
 var<private> entryProbes: u32;
 
@@ -332,6 +337,7 @@ fn take_job() -> bool {
       scanAny = (scan & 1u) != 0u;
       scanRow = (scan >> 1u) & 31u;
       scanCol = (scan >> 6u) & 31u;
+      atRoot = ((scan >> 11u) & 1u) != 0u;
       bestScore = bitcast<i32>(scratch[slotAt + SLOT_SCAN + 1u]);
       branchCell = scratch[slotAt + SLOT_SCAN + 2u];
       base = bitcast<i32>(scratch[slotAt + SLOT_SCAN + 3u]);
@@ -348,6 +354,7 @@ fn take_job() -> bool {
       solutions = 0u;
       restarts = 0u;
       runStart = 0u;
+      atRoot = true;
       start_cells(rec);
     }
     entryProbes = probes;
@@ -379,7 +386,7 @@ fn node_ended(outcome: u32) -> bool {
     status = select(STATUS_SUSPENDED, STATUS_DEEPER, deeper);
     for (var x = 0u; x < STATE_WORDS; x++) { scratch[slotAt + SLOT_NODE + x] = st[CUR][x]; }
     for (var r = 0u; r < MAX_LINES; r++) { scratch[slotAt + SLOT_NODE + STATE_WORDS + r] = open[r]; }
-    scratch[slotAt + SLOT_SCAN] = select(0u, 1u, scanAny) | (scanRow << 1u) | (scanCol << 6u);
+    scratch[slotAt + SLOT_SCAN] = select(0u, 1u, scanAny) | (scanRow << 1u) | (scanCol << 6u) | (select(0u, 1u, atRoot) << 11u);
     scratch[slotAt + SLOT_SCAN + 1u] = bitcast<u32>(bestScore);
     scratch[slotAt + SLOT_SCAN + 2u] = branchCell;
     scratch[slotAt + SLOT_SCAN + 3u] = bitcast<u32>(base);
@@ -559,6 +566,7 @@ fn nono_lanes() {
         // solutions found so far stay found
         restarts++;
         runStart = probes;
+        atRoot = true;
         depth = 0u;
         start_cells(input[job]);
         root = true;
@@ -588,6 +596,7 @@ fn nono_lanes() {
       // lines its branch changed
       settles = counted;
       branching = false;
+      atRoot = false;
       let fillPlaces = placements_at(FILL, r, cell);
       let emptyPlaces = placements_at(EMPTY, r, cell);
       let likelier = select(i32(emptyPlaces) - i32(fillPlaces), 0, (restarts & 1u) == 1u);
@@ -645,6 +654,11 @@ fn nono_lanes() {
       if (score > bestScore) {
         bestScore = score;
         branchCell = r * 32u + cell;
+      }
+      if (!atRoot && variant != VARIANT_SUM && bestScore >= EARLY_BRANCH_SCORE) {
+        // the rest of the set goes unprobed: next_cell finds the scan over and branches
+        for (var y = 0u; y < MAX_LINES; y++) { open[y] = 0u; }
+        scanAny = false;
       }
     }
   }

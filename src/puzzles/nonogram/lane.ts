@@ -8,7 +8,7 @@ import { laneCount, lanePipeline, type LaneStatus } from '../../engine/lanes.ts'
 import type { GpuContext } from '../../gpu/context.ts';
 import type { Nonogram } from './codec.ts';
 import { gpuLimitError } from './pack.ts';
-import { BRANCH_SCORES, RESTART_AFTER, type BranchScore, type Level } from './reference.ts';
+import { BRANCH_SCORES, EARLY_BRANCH_SCORE, RESTART_AFTER, type BranchScore, type Level } from './reference.ts';
 import { CDCL_ARENA_WORDS, CDCL_SEARCHES, CDCL_SHARE_RING, type CdclResult, type CdclSearch, type ShareRing } from './cdcl.ts';
 import { runRounds, type RoundKernel, type RoundStats } from './rounds.ts';
 
@@ -93,7 +93,7 @@ export function laneTakes(p: Nonogram): boolean {
 }
 
 export function nonogramLanePipeline(ctx: GpuContext): Promise<GPUComputePipeline> {
-  return lanePipeline(ctx, ['nonogram/settle.wgsl', 'nonogram/job.wgsl', 'nonogram/count.wgsl', 'nonogram/lane.wgsl'], 'nono_lanes');
+  return lanePipeline(ctx, ['nonogram/settle.wgsl', 'nonogram/job.wgsl', 'nonogram/count.wgsl', 'nonogram/lane.wgsl'], 'nono_lanes', { EARLY_BRANCH_SCORE });
 }
 
 /** The probing search's round kernel (lane.wgsl) for these puzzles (each must pass laneTakes). */
