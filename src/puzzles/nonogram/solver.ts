@@ -30,7 +30,7 @@ import {
   unpackCopy,
   type CopyLayout,
 } from './pack.ts';
-import { EMPTY, emptyFirst, FILLED, initialCells, type BranchScore, type Level } from './reference.ts';
+import { EARLY_BRANCH_SCORE, EMPTY, emptyFirst, FILLED, initialCells, type BranchScore, type Level } from './reference.ts';
 import { CDCL_SEARCHES } from './cdcl.ts';
 import { cdclKernel, DEFAULT_SCORES, laneTakes, nonogramCdclPipeline, nonogramLanePipeline, probingKernel, solveNonogramCdcl, solveNonogramLanes, type CdclOutcome, type LaneOutcome } from './lane.ts';
 import { ANSWERS, raceRounds } from './rounds.ts';
@@ -382,6 +382,8 @@ interface NodeRun {
   window: number;
   /** false after probing fixed cells: line logic has not spread them yet */
   settled: boolean;
+  /** the puzzle's own state after line logic: probed to its fixpoint (no early branch) */
+  root: boolean;
 }
 
 /**
@@ -596,15 +598,15 @@ class ClassRun {
     }
     if (this.method === 'line') return this.finish(r, { status: 'unsolved', reason: 'stalled', cells: s.cells });
     r.level = 'probe';
-    this.addNode(r, Uint32Array.from(words));
+    this.addNode(r, Uint32Array.from(words), true);
   }
 
   /** A settled state to search below (the puzzle after line logic, or a branch). */
-  private addNode(r: PuzzleRun, words: Uint32Array): void {
+  private addNode(r: PuzzleRun, words: Uint32Array, root = false): void {
     if (r.result) return;
     if (++r.nodes > this.maxNodes) return this.finish(r, { status: 'unsolved', reason: 'capped' });
     if (knownCount(r.l, words) === r.p.width * r.p.height) return this.onSolution(r, words);
-    r.waiting.push({ puzzle: r, words, settled: true, cursor: 0, quiet: 0, window: MIN_WINDOW });
+    r.waiting.push({ puzzle: r, words, settled: true, cursor: 0, quiet: 0, window: MIN_WINDOW, root });
   }
 
   /** Starts waiting nodes (depth first) while there is room; a puzzle with nothing left to search is done. */
@@ -750,8 +752,10 @@ class ClassRun {
         node.best = { score, cell: cells[k], filled: words.slice(a, a + l.words), empty: words.slice(b, b + l.words) };
       }
     }
-    if (node.quiet < n - after) return this.probe(node);
-    // a whole sweep without news: branch on the best cell (both of its copies are settled already)
+    // below the root, a cell whose weaker copy decides EARLY_BRANCH_SCORE cells is branched on at once, as solveCpu does
+    const early = !node.root && node.best!.score - after >= EARLY_BRANCH_SCORE;
+    if (!early && node.quiet < n - after) return this.probe(node);
+    // a whole sweep without news (or an early branch): branch on the best cell (both of its copies are settled already)
     const best = node.best!;
     r.level = 'search';
     r.branches += 2;
