@@ -753,7 +753,7 @@ class ClassRun {
       }
     }
     // below the root, a cell whose weaker copy decides EARLY_BRANCH_SCORE cells is branched on at once, as solveCpu does
-    const early = !node.root && node.best!.score - after >= EARLY_BRANCH_SCORE;
+    const early = !node.root && node.best !== undefined && node.best.score - after >= EARLY_BRANCH_SCORE;
     if (!early && node.quiet < n - after) return this.probe(node);
     // a whole sweep without news (or an early branch): branch on the best cell (both of its copies are settled already)
     const best = node.best!;
