@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseNonograms, pictureToPuzzle, type Nonogram } from '../src/puzzles/nonogram/codec.ts';
-import { lineSolve, solveCpu, verify, type BranchScore } from '../src/puzzles/nonogram/reference.ts';
+import { lineSolve, solveCpu, verify, type BranchScore, type CpuSolveOptions } from '../src/puzzles/nonogram/reference.ts';
 import { compileNonogramRules, gpuLineSolve, solveNonograms } from '../src/puzzles/nonogram/solver.ts';
 import { LANE_MAX_LINE, solveNonogramLanes } from '../src/puzzles/nonogram/lane.ts';
 import type { RoundStats } from '../src/puzzles/nonogram/rounds.ts';
@@ -123,6 +123,25 @@ describe.skipIf(skipGpu)('nonogram full method (probing + search on the GPU) = C
     });
   });
 
+  it('the rounds solver branches early below the root, at the default threshold and at another', async () => {
+    await withDevice(async (ctx) => {
+      // 25x25 random pictures that search a few levels deep: off (Infinity), every node below the root probes to
+      // its fixpoint before it branches. Few puzzles make wide probe windows (a round's copies are shared among
+      // them), and a node whose window spans its cells has nothing left to skip: a small batch's narrow windows
+      const ps = [7004, 7031, 7052].map((seed) => randomPicture(25, 25, seed, 50));
+      const probes = async (earlyBranchScore?: number) => {
+        const got = await solveNonograms(ctx, ps, { lanes: false, earlyBranchScore, targetCopies: 64 });
+        got.forEach((r, i) => {
+          expect(r.status, `#${i}`).toBe('multiple');
+          expect(verify(ps[i], r.solution!) && verify(ps[i], r.solution2!), `#${i}`).toBe(true);
+        });
+        return got.map((r) => r.probes);
+      };
+      const off = await probes(Infinity);
+      for (const on of [await probes(), await probes(5)]) expect(on, `${on} against ${off}`).not.toEqual(off);
+    });
+  });
+
   it('a timeout ends the puzzles still open as unsolved (timeout)', async () => {
     await withDevice(async (ctx) => {
       const hard = Array.from({ length: 4 }, (_, i) => randomPicture(25, 25, 1000 + i, 50));
@@ -168,12 +187,12 @@ describe.skipIf(skipGpu)('nonogram full method (probing + search on the GPU) = C
 // The lanes kernel is solveCpu step for step: the same probes, branches, line settles, generations, level and
 // solutions in the same order, whatever its neighbours in the SIMD lanes do.
 describe.skipIf(skipGpu)('nonogram lanes kernel (one puzzle per invocation) = solveCpu, step for step', () => {
-  function expectSteps(ps: Nonogram[], got: Awaited<ReturnType<typeof solveNonogramLanes>>, maxSolutions: number, restartAfter?: number) {
+  function expectSteps(ps: Nonogram[], got: Awaited<ReturnType<typeof solveNonogramLanes>>, maxSolutions: number, twin: Pick<CpuSolveOptions, 'restartAfter' | 'earlyBranchScore'> = {}) {
     const seen = new Set<string>();
     ps.forEach((p, i) => {
       const o = got[i]!;
       // the twin of the search that answered (a hard puzzle may get a second one, with the other branch score)
-      const want = solveCpu(p, { maxSolutions, restartAfter, branchScore: o.branchScore });
+      const want = solveCpu(p, { ...twin, maxSolutions, branchScore: o.branchScore });
       const where = `#${i} ${p.width}x${p.height} ${o.branchScore}`;
       expect({ status: o.status, probes: o.probes, branches: o.branches, settles: o.settles, generations: o.generations, level: o.level }, where).toEqual({
         status: want.status,
@@ -202,6 +221,19 @@ describe.skipIf(skipGpu)('nonogram lanes kernel (one puzzle per invocation) = so
         const seen = expectSteps(ps, await solveNonogramLanes(ctx, ps, { maxSolutions }), maxSolutions);
         for (const k of ['solved/line', 'contradiction/line']) expect([...seen], k).toContain(k);
         expect([...seen].some((k) => k.endsWith('/search')), [...seen].join()).toBe(true);
+      }
+    });
+  });
+
+  it('the early-branch threshold: never (every node probed to its fixpoint) and at 5 cells, as the CPU twin', async () => {
+    await withDevice(async (ctx) => {
+      // 25x25 random pictures whose searches go a few levels deep (10k-16k probes), and two shallow ones
+      const ps = [7004, 7031, 7051, 7052, 7038, 7049].map((seed) => randomPicture(25, 25, seed, 50));
+      for (const [earlyBranchScore, maxSolutions] of [[Infinity, 2], [5, 1]]) {
+        const got = await solveNonogramLanes(ctx, ps, { maxSolutions, earlyBranchScore, scores: ['weaker'] });
+        expectSteps(ps, got, maxSolutions, { earlyBranchScore });
+        // the trees differ from the default threshold's (else the test could not tell the two apart)
+        expect(got.some((o, i) => o!.probes !== solveCpu(ps[i], { maxSolutions }).probes), `${earlyBranchScore}`).toBe(true);
       }
     });
   });
@@ -250,7 +282,7 @@ describe.skipIf(skipGpu)('nonogram lanes kernel (one puzzle per invocation) = so
       const restartAfter = 1500;
       for (const maxSolutions of [1, 2]) {
         const got = await solveNonogramLanes(ctx, ps, { maxSolutions, restartAfter, lanes: 4, slots: 8, budget: 400, scores: ['weaker'] });
-        expectSteps(ps, got, maxSolutions, restartAfter);
+        expectSteps(ps, got, maxSolutions, { restartAfter });
         // some searches ran past two runs (1,500 + 3,000 probes), some ended in the first
         expect(got.some((o) => o!.probes > 3 * restartAfter)).toBe(true);
         expect(got.some((o) => o!.probes < restartAfter)).toBe(true);

@@ -34,6 +34,9 @@ struct Params {
   // 1: the host can give every slot a deeper stack, so a search that would branch past depthCap waits for it
   // (STATUS_DEEPER, suspended at the branch) instead of ending STATUS_DEPTH
   deeper: u32,
+  // below a run's root, the `weaker` search branches as soon as a cell scores this (reference.ts EARLY_BRANCH_SCORE;
+  // 0xffffffff: never)
+  earlyBranchScore: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -58,8 +61,6 @@ const ENTRY_WORDS: u32 = 160u;
 
 // job.wgsl's `variant`: the branch score, as an index in reference.ts BRANCH_SCORES ('weaker', 'sum')
 const VARIANT_SUM: u32 = 1u;
-// below a run's root, the `weaker` search branches as soon as a cell scores this (reference.ts EARLY_BRANCH_SCORE)
-override EARLY_BRANCH_SCORE: i32 = 15;
 
 const LEVEL_LINE: u32 = 0u;
 const LEVEL_PROBE: u32 = 1u;
@@ -655,8 +656,8 @@ fn nono_lanes() {
         bestScore = score;
         branchCell = r * 32u + cell;
       }
-      if (!atRoot && variant != VARIANT_SUM && bestScore >= EARLY_BRANCH_SCORE) {
-        // the rest of the set goes unprobed: next_cell finds the scan over and branches
+      if (!atRoot && variant != VARIANT_SUM && u32(bestScore) >= params.earlyBranchScore) {
+        // (bestScore >= score >= 0 here) the rest of the set goes unprobed: next_cell finds the scan over and branches
         for (var y = 0u; y < MAX_LINES; y++) { open[y] = 0u; }
         scanAny = false;
       }

@@ -65,6 +65,9 @@ export interface LaneOptions {
   joinAfter?: number;
   /** waiting copies each slot's stack holds at first (default FIRST_DEPTH; it doubles as searches need) */
   firstDepth?: number;
+  /** below a run's root, the `weaker` search branches at once on a cell scoring this (solveCpu's earlyBranchScore:
+   * default EARLY_BRANCH_SCORE; Infinity: never) */
+  earlyBranchScore?: number;
 }
 
 /**
@@ -93,7 +96,7 @@ export function laneTakes(p: Nonogram): boolean {
 }
 
 export function nonogramLanePipeline(ctx: GpuContext): Promise<GPUComputePipeline> {
-  return lanePipeline(ctx, ['nonogram/settle.wgsl', 'nonogram/job.wgsl', 'nonogram/count.wgsl', 'nonogram/lane.wgsl'], 'nono_lanes', { EARLY_BRANCH_SCORE });
+  return lanePipeline(ctx, ['nonogram/settle.wgsl', 'nonogram/job.wgsl', 'nonogram/count.wgsl', 'nonogram/lane.wgsl'], 'nono_lanes');
 }
 
 /** The probing search's round kernel (lane.wgsl) for these puzzles (each must pass laneTakes). */
@@ -123,7 +126,7 @@ export async function probingKernel(ctx: GpuContext, puzzles: Nonogram[], opts: 
       kernel.slotWords = slotWordsFor(depthCap);
       return true;
     },
-    params: (count) => Uint32Array.from([count, depthCap, opts.probeCap ?? 0xffffffff, maxSolutions, budget, kernel.slotWords, opts.restartAfter ?? RESTART_AFTER, depthCap < maxDepth ? 1 : 0]),
+    params: (count) => Uint32Array.from([count, depthCap, opts.probeCap ?? 0xffffffff, maxSolutions, budget, kernel.slotWords, opts.restartAfter ?? RESTART_AFTER, depthCap < maxDepth ? 1 : 0, Math.min(opts.earlyBranchScore ?? EARLY_BRANCH_SCORE, 0xffffffff)]),
     outcome: outcomeOf,
     variants: scores.map((score) => BRANCH_SCORES.indexOf(score)),
     joinAfter: opts.joinAfter ?? JOIN_AFTER,

@@ -364,6 +364,9 @@ export interface CpuSolveOptions {
   timeoutMs?: number;
   /** how a probed cell is scored as the branch (default 'weaker') */
   branchScore?: BranchScore;
+  /** below a run's root, the `weaker` search branches at once on a cell scoring this (default EARLY_BRANCH_SCORE;
+   * Infinity: never, every node probes to its fixpoint) */
+  earlyBranchScore?: number;
 }
 
 /**
@@ -404,6 +407,7 @@ export function solveCpu(p: Nonogram, opts: CpuSolveOptions = {}): CpuSolveResul
   const maxSolutions = opts.maxSolutions ?? 2;
   const maxNodes = opts.maxNodes ?? Infinity;
   const scoreBoth = opts.branchScore === 'sum';
+  const earlyBranchScore = opts.earlyBranchScore ?? EARLY_BRANCH_SCORE;
   const deadline = opts.timeoutMs !== undefined ? performance.now() + opts.timeoutMs : Infinity;
   const solver = new LineSolver(p);
   const n = p.width * p.height;
@@ -463,7 +467,7 @@ export function solveCpu(p: Nonogram, opts: CpuSolveOptions = {}): CpuSolveResul
   // have changed: Wu et al.'s fully probing only revisits cells near news); a new node's set is the cells of the
   // lines its branch changed (the root's: every cell). When the set is empty, branch on the best cell probed since
   // the last change (the outcomes of those still hold); with none, probe every unknown cell again. Below the root,
-  // the `weaker` search branches at once on a cell scoring EARLY_BRANCH_SCORE.
+  // the `weaker` search branches at once on a cell scoring earlyBranchScore.
   // Returns false on a contradiction; leaves the best branching cell's outcomes in `best`.
   let searched = false;
   let nodes = 0;
@@ -517,7 +521,7 @@ export function solveCpu(p: Nonogram, opts: CpuSolveOptions = {}): CpuSolveResul
             if (!agreed) {
               const score = scoreBoth ? known(a.cells) + known(b.cells) - 2 * base : Math.min(known(a.cells), known(b.cells)) - base;
               if (!best || score > best.score) best = { a: a.cells, b: b.cells, score, cell: i };
-              if (!isRoot && !scoreBoth && best.score >= EARLY_BRANCH_SCORE) return { ok: true, best };
+              if (!isRoot && !scoreBoth && best.score >= earlyBranchScore) return { ok: true, best };
               continue;
             }
             // cells both outcomes agree on are forced; let line logic spread them from their lines before the next

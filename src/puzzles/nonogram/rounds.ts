@@ -224,7 +224,8 @@ export class RoundRun<O> {
       lanes: kernel.lanes,
       scratchBytes: 0,
       scratch: this.scratch,
-      paramsBytes: 32,
+      // the kernel's Params words, in whole 16-byte rows as a uniform is laid out
+      paramsBytes: Math.ceil(kernel.params(0, 0).byteLength / 16) * 16,
       jobs: Infinity,
       chunk: kernel.slots,
       more: () => loop.more(),

@@ -151,6 +151,9 @@ export interface NonogramSolveOptions {
   secondSearch?: boolean;
   /** false: `full` on the rounds solver only (every probe copy a copy in a batch, the host deciding each round) */
   lanes?: boolean;
+  /** below a search's root, branch at once on a cell whose weaker copy decides this many cells (default
+   * EARLY_BRANCH_SCORE; Infinity: never, every node probes to its fixpoint). The probing searches all take it. */
+  earlyBranchScore?: number;
   /**
    * Solutions to look for (default 2: uniqueness is proven or refuted). 1 stops at the first one, as tournament
    * solvers do (TAAI rules ask for one solution): `solved` then means a solution, unique only if `unique` says so.
@@ -216,6 +219,7 @@ export async function solveNonograms(ctx: GpuContext, puzzles: Nonogram[], opts:
   const probingOpts = {
     ...common,
     probeCap: opts.maxProbes,
+    earlyBranchScore: opts.earlyBranchScore,
     scores: opts.secondSearch === false ? DEFAULT_SCORES.slice(0, 1) : undefined,
     onOutcome: (k: number, o: LaneOutcome) => ANSWERS.has(o.status) && opts.onResult?.(onLanes[k], laneResult(o, maxSolutions)),
   };
@@ -432,6 +436,7 @@ class ClassRun {
   private readonly maxNodes: number;
   private readonly maxActive: number;
   private readonly maxSolutions: number;
+  private readonly earlyBranchScore: number;
   private deadline: number;
   /** when the puzzles were uploaded (after compiling pipelines: CLI.md `ms` leaves compilation out) */
   private started = 0;
@@ -453,6 +458,7 @@ class ClassRun {
     this.maxNodes = opts.maxNodes ?? 100_000;
     this.maxActive = opts.maxActiveNodes ?? 1;
     this.maxSolutions = opts.maxSolutions ?? 2;
+    this.earlyBranchScore = opts.earlyBranchScore ?? EARLY_BRANCH_SCORE;
     this.deadline = Infinity;
     this.unfinished = idx.length;
     let clues = 0;
@@ -752,8 +758,8 @@ class ClassRun {
         node.best = { score, cell: cells[k], filled: words.slice(a, a + l.words), empty: words.slice(b, b + l.words) };
       }
     }
-    // below the root, a cell whose weaker copy decides EARLY_BRANCH_SCORE cells is branched on at once, as solveCpu does
-    const early = !node.root && node.best !== undefined && node.best.score - after >= EARLY_BRANCH_SCORE;
+    // below the root, a cell whose weaker copy decides earlyBranchScore cells is branched on at once, as solveCpu does
+    const early = !node.root && node.best !== undefined && node.best.score - after >= this.earlyBranchScore;
     if (!early && node.quiet < n - after) return this.probe(node);
     // a whole sweep without news (or an early branch): branch on the best cell (both of its copies are settled already)
     const best = node.best!;
