@@ -235,6 +235,9 @@ describe.skipIf(skipGpu)('nonogram lanes kernel (one puzzle per invocation) = so
         // the trees differ from the default threshold's (else the test could not tell the two apart)
         expect(got.some((o, i) => o!.probes !== solveCpu(ps[i], { maxSolutions }).probes), `${earlyBranchScore}`).toBe(true);
       }
+      // a fraction is the next whole cell, as solveCpu compares; a threshold that is not a number is refused
+      expectSteps(ps.slice(0, 2), await solveNonogramLanes(ctx, ps.slice(0, 2), { earlyBranchScore: 4.5, scores: ['weaker'] }), 2, { earlyBranchScore: 4.5 });
+      await expect(solveNonogramLanes(ctx, ps, { earlyBranchScore: NaN })).rejects.toThrow(/early-branch score of NaN/);
     });
   });
 

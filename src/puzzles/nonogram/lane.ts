@@ -106,6 +106,10 @@ export async function probingKernel(ctx: GpuContext, puzzles: Nonogram[], opts: 
   // at a time then) answered 594 puzzles with 256 lanes, 1,024 slots and 500 probes per round, 508 with 64, 128 and
   // 2,000 (fewer lanes idle at a round's end, and the easy puzzles of the whole batch are done in the first rounds)
   const scores = opts.scores ?? DEFAULT_SCORES;
+  const earlyBranchScore = opts.earlyBranchScore ?? EARLY_BRANCH_SCORE;
+  // a params word, as solveCpu compares with it: scores are whole cells, so 2.5 is 3; NaN would become 0 (branch at
+  // once) where solveCpu never branches early
+  if (!(earlyBranchScore >= 0)) throw new Error(`nonogram.lanes: an early-branch score of ${earlyBranchScore} (0 or more, Infinity: never)`);
   const { lanes, slots, maxSolutions } = jobsInFlight(puzzles, opts, 256, 4, scores.length);
   // every branch fixes at least one cell, so a stack of `cells` copies always suffices; most searches stay far
   // shallower, so the stacks start at FIRST_DEPTH and double when a search needs more (RoundKernel.deepen)
@@ -126,7 +130,7 @@ export async function probingKernel(ctx: GpuContext, puzzles: Nonogram[], opts: 
       kernel.slotWords = slotWordsFor(depthCap);
       return true;
     },
-    params: (count) => Uint32Array.from([count, depthCap, opts.probeCap ?? 0xffffffff, maxSolutions, budget, kernel.slotWords, opts.restartAfter ?? RESTART_AFTER, depthCap < maxDepth ? 1 : 0, Math.min(opts.earlyBranchScore ?? EARLY_BRANCH_SCORE, 0xffffffff)]),
+    params: (count) => Uint32Array.from([count, depthCap, opts.probeCap ?? 0xffffffff, maxSolutions, budget, kernel.slotWords, opts.restartAfter ?? RESTART_AFTER, depthCap < maxDepth ? 1 : 0, Math.min(Math.ceil(earlyBranchScore), 0xffffffff)]),
     outcome: outcomeOf,
     variants: scores.map((score) => BRANCH_SCORES.indexOf(score)),
     joinAfter: opts.joinAfter ?? JOIN_AFTER,
