@@ -9,6 +9,7 @@ import {
   formatNon,
   formatTournament,
   formatTournamentSolution,
+  jsonErrorOffset,
   parseNonograms,
   parseTournamentSolutions,
   readPngPicture,
@@ -16,6 +17,7 @@ import {
   type Nonogram,
 } from '../src/puzzles/nonogram/codec.ts';
 import { verify } from '../src/puzzles/nonogram/reference.ts';
+import { rng } from './nonogram.helpers.ts';
 
 const enc = new TextEncoder();
 const parse = (text: string, file: string, options: Record<string, string | boolean> = {}) => parseNonograms(enc.encode(text), file, options);
@@ -125,17 +127,59 @@ describe('nonogram clue errors name line and column', () => {
     ['3x2:1/1/1/1.a/1', 'e.txt', /e.txt:1:13: bad clue token 'a'/],
     ['3x2:1/1/1/1', 'e.txt', /e.txt:1:5: a 3x2 game id needs 5 clue lists, found 4/],
     ['3x2:1/1/1/4/1', 'e.txt', /e.txt:1:11: row 1: clue 4 needs 4 cells but the row has 3/],
-    ['{"rows": [[1]], "columns": [[1], [x]]}', 'e.json', /e.json:1:\d+: bad JSON/],
-    ['{"rows": [[1]], "columns": [[1], ["2"]]}', 'e.json', /e.json:1:1: "columns"\[1\]: bad clue/],
+    ['{"rows": [[1]], "columns": [[1], [x]]}', 'e.json', /e.json:1:35: bad JSON: Unexpected token 'x'$/],
+    ['{\n  "rows": [[1]],\n  "columns": [[1] [0]]\n}', 'e.json', /e.json:3:19: bad JSON: Expected ',' or ']'/],
+    ['[\n {"rows": [[1]], "columns": [[1], [0]]},\n]', 'e.json', /e.json:3:1: bad JSON/],
+    ['\n{"rows": [[1]], "columns": [[1], [0,]]}\n{"rows": [[1]], "columns": [[1], [0]]}\n', 'e.jsonl', /e.jsonl:2:37: bad JSON/],
+    ['{"rows": [[1]], "columns": [[1], ["2"]]}', 'e.json', /e.json:1:34: "columns"\[1\]: bad clue/],
+    ['{\n  "rows": [[1], [3]],\n  "columns": [[1], [1]]\n}', 'e.json', /e.json:2:17: row 2: clue 3 needs 3 cells but the row has 2/],
+    ['[{"rows": [[1]], "columns": [[1]]},\n {"rows": [[1], []], "cols": [[1], [2]]}]', 'e.json', /e.json:2:2: the row clues fill 1 cells but the column clues fill 3/],
+    ['{"rows": [[1]], "columns": [[1], []], "goal": "100"}', 'e.json', /e.json:1:47: goal has 3 cells, the grid 2x1 has 2/],
+    ['{"rows": [[1]], "columns": {"0": [1]}}', 'e.json', /e.json:1:28: "columns" must be a list of clue lists/],
   ];
   for (const [text, file, want] of cases) {
     it(`${file}: ${want.source.slice(0, 60)}`, () => {
       const recs = parse(text, file);
-      expect(recs.length).toBeGreaterThan(0);
-      expect(recs[0].error).toMatch(want);
-      expect(recs[0].puzzle).toBeUndefined();
+      const bad = recs.find((r) => r.error) ?? recs[0];
+      expect(bad?.error).toMatch(want);
+      expect(bad.puzzle).toBeUndefined();
     });
   }
+
+  it('a JSON syntax error is placed where JSON.parse places it, also where its message names no position', () => {
+    // V8 names a position for some errors only; jsonErrorOffset must agree with it wherever it does
+    const base = JSON.stringify({ rows: [[3, 1], [2], []], columns: [[1], [2, 2]], title: 'a"b\\u00e9', x: -1.5e3, t: true, n: null });
+    const alphabet = '{}[]",:0123456789-+.eE tfnul\\ab\n';
+    const rand = rng(606);
+    let positioned = 0;
+    for (let t = 0; t < 20_000; t++) {
+      const a = base.split('');
+      for (let k = 1 + rand(3); k > 0; k--) {
+        const at = rand(a.length);
+        const c = alphabet[rand(alphabet.length)];
+        const op = rand(3);
+        if (op === 0) a.splice(at, 1);
+        else if (op === 1) a.splice(at, 0, c);
+        else a[at] = c;
+      }
+      const text = a.join('');
+      let message: string | undefined;
+      try {
+        JSON.parse(text);
+      } catch (e) {
+        message = (e as Error).message;
+      }
+      const offset = jsonErrorOffset(text);
+      const named = message && /position (\d+)/.exec(message);
+      if (message === undefined) expect(offset, text).toBe(text.length);
+      else if (named) {
+        positioned++;
+        expect(offset, text).toBe(Number(named[1]));
+      } else if (/end of JSON input/.test(message)) expect(offset, text).toBe(text.length);
+      else expect(offset, text).toBeLessThan(text.length);
+    }
+    expect(positioned).toBeGreaterThan(5_000);
+  });
 
   it('a bad record does not stop the next one', () => {
     const recs = parse('2x1:1/1/2\n2x1:1/1/3\n2x1:1/1/1.1\n', 'ids.txt');

@@ -155,11 +155,16 @@ const need = (clue: number[]) => (clue.length === 0 ? 0 : clue.reduce((a, b) => 
 const sum = (clue: number[]) => clue.reduce((a, b) => a + b, 0);
 
 /** Where each clue line came from, for errors found after reading (line of each row/column clue). */
+interface Place {
+  line: number;
+  column: number;
+}
+
 interface Places {
-  rows: { line: number; column: number }[];
-  columns: { line: number; column: number }[];
+  rows: Place[];
+  columns: Place[];
   /** where the puzzle starts */
-  start: { line: number; column: number };
+  start: Place;
 }
 
 /** Checks a puzzle's clues: each fits its line, and the rows and the columns fill the same number of cells. */
@@ -447,22 +452,21 @@ function parseTsv(text: string, file: string): PuzzleRecord<Nonogram>[] {
 // one object, an array of them, or one object per line.
 
 function parseJson(text: string, file: string): PuzzleRecord<Nonogram>[] {
-  const trimmed = text.trim();
-  const lineOf = (offset: number) => {
-    const before = text.slice(0, offset);
-    const line = before.split('\n').length;
-    return { line, column: offset - before.lastIndexOf('\n') };
+  // line starts, for turning an offset into line:column
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  const placeOf = (offset: number): Place => {
+    let lo = 0;
+    for (let hi = starts.length - 1; lo < hi; ) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: offset - starts[lo] + 1 };
   };
+  let value: unknown;
   try {
-    const value = JSON.parse(text);
-    const start = lineOf(text.indexOf(trimmed[0]));
-    const list = Array.isArray(value) ? value : [value];
-    // the line of each top-level object: found by scanning for its opening brace at depth 1 (array) or 0
-    const starts = objectStarts(text, Array.isArray(value));
-    return list.map((v, i) => {
-      const at = starts[i] !== undefined ? lineOf(starts[i]) : start;
-      return record(file, at.line, 'json', () => readJsonPuzzle(v, at.line, at.column));
-    });
+    value = JSON.parse(text);
   } catch (e) {
     if (!(e instanceof SyntaxError)) throw e;
     // JSON lines: one object per line
@@ -470,75 +474,195 @@ function parseJson(text: string, file: string): PuzzleRecord<Nonogram>[] {
     if (lines.length > 1 && lines.every((l) => l.text.trim().startsWith('{'))) {
       return lines.map((l) =>
         record(file, l.no, 'json', () => {
+          const place = (offset: number): Place => ({ line: l.no, column: offset + 1 });
           let v: unknown;
           try {
             v = JSON.parse(l.text);
           } catch (err) {
-            throw new ClueError(`bad JSON: ${(err as Error).message}`, l.no, jsonErrorColumn(err as Error, l.text));
+            const at = place(jsonErrorOffset(l.text));
+            throw new ClueError(`bad JSON: ${jsonErrorMessage(err as Error)}`, at.line, at.column);
           }
-          return readJsonPuzzle(v, l.no, 1);
+          return readJsonPuzzle(v, placesOf(once(() => placesIn(l.text)), '', place));
         }),
       );
     }
-    const pos = /position (\d+)/.exec((e as Error).message);
-    const at = pos ? lineOf(Number(pos[1])) : { line: 1, column: 1 };
-    return [errorRecord(file, new ClueError(`bad JSON: ${(e as Error).message.replace(/ in JSON at position \d+.*$/, '')}`, at.line, at.column), at.line, 'json')];
+    const at = placeOf(jsonErrorOffset(text));
+    return [errorRecord(file, new ClueError(`bad JSON: ${jsonErrorMessage(e as Error)}`, at.line, at.column), at.line, 'json')];
   }
+  // a record's line is where its object starts; the places of its parts are found only for an error
+  const tops = new Map<string, number>();
+  walkJson(text, (path, offset) => tops.set(path.join('/'), offset), 1);
+  const offsets = once(() => placesIn(text));
+  if (!Array.isArray(value)) return [record(file, placeOf(tops.get('')!).line, 'json', () => readJsonPuzzle(value, placesOf(offsets, '', placeOf)))];
+  return value.map((v, i) => record(file, placeOf(tops.get(`${i}`)!).line, 'json', () => readJsonPuzzle(v, placesOf(offsets, `${i}/`, placeOf))));
 }
 
-function jsonErrorColumn(e: Error, text: string): number {
-  const pos = /position (\d+)/.exec(e.message);
-  return pos ? Number(pos[1]) + 1 : text.length - text.trimStart().length + 1;
+/**
+ * The place of a puzzle's value by its path below `prefix` ('' the object, 'rows/3' a clue list). `offsets` walks
+ * the text on its first call only: the places serve error messages.
+ */
+function placesOf(offsets: () => Map<string, number>, prefix: string, placeOf: (offset: number) => Place): (path: string) => Place {
+  const top = prefix.slice(0, -1);
+  return (path) => placeOf(offsets().get(path === '' ? top : prefix + path) ?? offsets().get(top) ?? 0);
 }
 
-function objectStarts(text: string, inArray: boolean): number[] {
-  const out: number[] = [];
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-      continue;
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
+
+/** V8's message without its position or its quote of the text (the error's line and column say where). */
+function jsonErrorMessage(e: Error): string {
+  return e.message.replace(/ in JSON at position \d+.*$/, '').replace(/, (\.\.\.)?".*" is not valid JSON$/s, '');
+}
+
+/**
+ * Where JSON.parse gave up on `text`: V8 names a position for some errors only ("Unexpected token 'x', ..." has
+ * none), so the text is walked again by the grammar. The text's length when it is cut short.
+ */
+export function jsonErrorOffset(text: string): number {
+  try {
+    walkJson(text);
+  } catch (at) {
+    if (typeof at !== 'number') throw at;
+    return at;
+  }
+  return text.length;
+}
+
+/** The offset of every value of `text` (valid JSON) to three levels deep, by path: '' the top, 'rows/3', '0/rows/3'. */
+function placesIn(text: string): Map<string, number> {
+  const offsets = new Map<string, number>();
+  walkJson(text, (path, offset) => offsets.set(path.join('/'), offset), 3);
+  return offsets;
+}
+
+/**
+ * JSON's grammar over `text`, calling `onValue` at each value down to `depth` levels below the top; throws the offset
+ * (a number) where the text fails it.
+ */
+function walkJson(text: string, onValue?: (path: (string | number)[], offset: number) => void, depth = 0): void {
+  let i = 0;
+  const fail = (): never => {
+    throw i;
+  };
+  const ws = () => {
+    for (let c = text.charCodeAt(i); c === 32 || c === 9 || c === 10 || c === 13; c = text.charCodeAt(++i));
+  };
+  const isDigit = (at: number) => {
+    const c = text.charCodeAt(at);
+    return c >= 48 && c <= 57;
+  };
+  const expect = (c: string) => (text[i] === c ? i++ : fail());
+  const string = (keep: boolean): string => {
+    const from = i;
+    expect('"');
+    while (i < text.length && text[i] !== '"') {
+      if (text.charCodeAt(i) < 0x20) fail();
+      if (text[i] === '\\') {
+        i++;
+        if (text[i] === 'u') {
+          for (let k = 0; k < 4; k++) if (!/[0-9a-fA-F]/.test(text[++i] ?? '')) fail();
+        } else if (!'"\\/bfnrt'.includes(text[i] ?? '')) fail();
+      }
+      i++;
     }
-    if (c === '"') inString = true;
-    else if (c === '{' || c === '[') {
-      if (c === '{' && depth === (inArray ? 1 : 0)) out.push(i);
-      depth++;
-    } else if (c === '}' || c === ']') depth--;
-  }
-  return out;
+    expect('"');
+    return keep ? (JSON.parse(text.slice(from, i)) as string) : '';
+  };
+  const digits = () => {
+    if (!isDigit(i)) fail();
+    while (isDigit(i)) i++;
+  };
+  const value = (path: (string | number)[]): void => {
+    ws();
+    const tracked = onValue !== undefined && path.length <= depth;
+    if (tracked) onValue(path, i);
+    const c = text[i];
+    if (c === '{' || c === '[') {
+      const close = c === '{' ? '}' : ']';
+      i++;
+      ws();
+      if (text[i] === close) return void i++;
+      for (let n = 0; ; n++) {
+        let key: string | number = n;
+        if (c === '{') {
+          ws();
+          key = string(tracked && path.length < depth);
+          ws();
+          expect(':');
+        }
+        value(tracked && path.length < depth ? [...path, key] : path);
+        ws();
+        if (text[i] === ',') i++;
+        else return void expect(close);
+      }
+    }
+    if (c === '"') return void string(false);
+    for (const word of ['true', 'false', 'null']) {
+      if (c === word[0]) {
+        for (const w of word) expect(w);
+        return;
+      }
+    }
+    if (c === '-') i++;
+    if (text[i] === '0') i++;
+    else digits();
+    if (text[i] === '.') {
+      i++;
+      digits();
+    }
+    if (text[i] === 'e' || text[i] === 'E') {
+      i++;
+      if (text[i] === '+' || text[i] === '-') i++;
+      digits();
+    }
+  };
+  value([]);
+  ws();
+  if (i < text.length) fail();
 }
 
-function readJsonPuzzle(v: unknown, line: number, column: number): { puzzle: Nonogram; expected?: string } {
-  const fail = (msg: string): never => {
-    throw new ClueError(msg, line, column);
+/** `at` places a value of the puzzle's object by its path (placesOf). */
+function readJsonPuzzle(v: unknown, at: (path: string) => Place): { puzzle: Nonogram; expected?: string } {
+  const fail = (msg: string, path = ''): never => {
+    const p = at(path);
+    throw new ClueError(msg, p.line, p.column);
   };
   if (!v || typeof v !== 'object' || Array.isArray(v)) fail(`expected an object with "rows" and "columns"`);
   const o = v as Record<string, unknown>;
-  const lists = (key: string): number[][] => {
-    const a = o[key] ?? (key === 'columns' ? o.cols : undefined);
-    if (!Array.isArray(a)) return fail(`"${key}" must be a list of clue lists`);
-    return a.map((c, i) => {
+  const lists = (key: string): { clues: number[][]; name: string } => {
+    const name = o[key] === undefined && key === 'columns' && o.cols !== undefined ? 'cols' : key;
+    const a = o[name];
+    if (!Array.isArray(a)) return fail(`"${key}" must be a list of clue lists`, a === undefined ? '' : name);
+    const clues = a.map((c, i) => {
       const list = typeof c === 'number' ? [c] : c;
       if (!Array.isArray(list) || !list.every((n) => Number.isInteger(n) && n >= 0)) {
-        return fail(`"${key}"[${i}]: bad clue ${JSON.stringify(c)}: expected a list of whole numbers`);
+        return fail(`"${key}"[${i}]: bad clue ${JSON.stringify(c)}: expected a list of whole numbers`, `${name}/${i}`);
       }
       if (list.length === 1 && list[0] === 0) return [];
-      if (list.includes(0)) return fail(`"${key}"[${i}]: clue 0 in a list of several clues`);
+      if (list.includes(0)) return fail(`"${key}"[${i}]: clue 0 in a list of several clues`, `${name}/${i}`);
       return list as number[];
     });
+    return { clues, name };
   };
   const rows = lists('rows');
   const columns = lists('columns');
-  const width = typeof o.width === 'number' ? o.width : columns.length;
-  const height = typeof o.height === 'number' ? o.height : rows.length;
-  if (width !== columns.length || height !== rows.length) fail(`width ${width} and height ${height} do not match ${columns.length} columns and ${rows.length} rows`);
-  const puzzle: Nonogram = { width, height, rows, columns, title: typeof o.title === 'string' ? o.title : undefined };
-  checkClues(puzzle, { rows: [], columns: [], start: { line, column } });
-  const goal = typeof o.goal === 'string' ? o.goal : typeof o.solution === 'string' ? o.solution : undefined;
-  return { puzzle, expected: goal !== undefined ? readGoal(goal, puzzle, line, column) : undefined };
+  const width = typeof o.width === 'number' ? o.width : columns.clues.length;
+  const height = typeof o.height === 'number' ? o.height : rows.clues.length;
+  if (width !== columns.clues.length || height !== rows.clues.length) fail(`width ${width} and height ${height} do not match ${columns.clues.length} columns and ${rows.clues.length} rows`);
+  const puzzle: Nonogram = { width, height, rows: rows.clues, columns: columns.clues, title: typeof o.title === 'string' ? o.title : undefined };
+  try {
+    checkClues(puzzle);
+  } catch {
+    // the same error again, placed
+    const places = (l: typeof rows) => l.clues.map((_, i) => at(`${l.name}/${i}`));
+    checkClues(puzzle, { rows: places(rows), columns: places(columns), start: at('') });
+  }
+  const goalKey = typeof o.goal === 'string' ? 'goal' : typeof o.solution === 'string' ? 'solution' : undefined;
+  if (goalKey === undefined) return { puzzle };
+  const g = at(goalKey);
+  return { puzzle, expected: readGoal(o[goalKey] as string, puzzle, g.line, g.column) };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
