@@ -32,6 +32,28 @@ describe('cellsolve command line', () => {
     }
   });
 
+  it('a number option outside its range is a usage error before anything is read or compiled', () => {
+    const cases: [string[], string][] = [
+      [['solve', 'nonogram', '--timeout', '-1', 'x.non'], "--timeout takes a number above 0 (got '-1')"],
+      [['solve', 'nonogram', '--timeout', 'abc', 'x.non'], "--timeout takes a number above 0 (got 'abc')"],
+      [['solve', 'maze', '--max-generations', '1.5', 'x.png'], "--max-generations takes a whole number >= 1 (got '1.5')"],
+      [['solve', 'binary', '--probe-cells', '0', 'x.txt'], "--probe-cells takes a whole number >= 1 (got '0')"],
+      [['solve', 'sudoku', '--method', 'ilca', '--lr', '', 'x.txt'], "--lr takes a number >= 0 (got '')"],
+      [['gen', 'sudoku', '--clues', 'x'], "--clues takes a whole number >= 0 (got 'x')"],
+      [['gen', 'nonogram', '--density', '1'], "--density takes a number above 0 and below 1 (got '1')"],
+      [['gen', 'maze', '--loops', '-1'], "--loops takes a whole number >= 0 (got '-1')"],
+      [['gen', 'binary', '--count', '0'], "--count takes a whole number >= 1 (got '0')"],
+      [['gen', 'sudoku', '--box', '4x2'], '--box 4x2 does not tile a 9x9 grid'],
+      [['gen', 'sudoku', '--size', '4x6'], 'a sudoku is square: give --size N (got 4x6)'],
+    ];
+    for (const [args, message] of cases) {
+      const r = cli(args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toContain(`cellsolve: ${message}`);
+      expect(r.stderr, args.join(' ')).not.toMatch(/pipelines ready|cannot read/);
+    }
+  });
+
   it('--help after a command lists its options, a kind\'s own included, and exits 0', () => {
     for (const kind of kinds) {
       const r = cli(['solve', kind.name, '--help']);

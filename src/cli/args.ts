@@ -35,12 +35,43 @@ export function parseArgs(argv: string[], flags: ReadonlySet<string>): Args {
   return { positional, options };
 }
 
-export function intOption(options: Args['options'], name: string, fallback: number, min = 0): number {
+/** The numbers an option takes: whole ones or any, within inclusive (`min`, `max`) or exclusive (`above`, `below`) bounds. */
+export interface NumberRange {
+  whole?: boolean;
+  min?: number;
+  max?: number;
+  above?: number;
+  below?: number;
+}
+
+/** The option's value as a number in `range` (`fallback` when it is not given), or a UsageError saying what it takes. */
+export function numberOption(options: Args['options'], name: string, fallback: number, range: NumberRange): number {
   const v = options[name];
   if (v === undefined) return fallback;
-  const n = Number(v);
-  if (typeof v !== 'string' || !Number.isInteger(n) || n < min) throw new UsageError(`--${name} takes a whole number >= ${min} (got '${v}')`);
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  const inside =
+    Number.isFinite(n) &&
+    (!range.whole || Number.isInteger(n)) &&
+    (range.min === undefined || n >= range.min) &&
+    (range.max === undefined || n <= range.max) &&
+    (range.above === undefined || n > range.above) &&
+    (range.below === undefined || n < range.below);
+  if (!inside) throw new UsageError(`--${name} takes ${rangeText(range)} (got '${v}')`);
   return n;
+}
+
+function rangeText(r: NumberRange): string {
+  const bounds = [
+    r.min !== undefined && `>= ${r.min}`,
+    r.above !== undefined && `above ${r.above}`,
+    r.max !== undefined && `<= ${r.max}`,
+    r.below !== undefined && `below ${r.below}`,
+  ].filter(Boolean);
+  return `${r.whole ? 'a whole number' : 'a number'}${bounds.length ? ` ${bounds.join(' and ')}` : ''}`;
+}
+
+export function intOption(options: Args['options'], name: string, fallback: number, min = 0): number {
+  return numberOption(options, name, fallback, { whole: true, min });
 }
 
 /** --size N or --size WxH */

@@ -3,7 +3,7 @@
 // a usage error before anything is compiled or read.
 import { findKind } from '../puzzles/registry.ts';
 import type { OptionSpec, PuzzleKind } from '../puzzles/types.ts';
-import { UsageError, type Args } from './args.ts';
+import { numberOption, UsageError, type Args } from './args.ts';
 
 const HELP_OPTION: OptionSpec = { name: 'help', help: 'this help' };
 const ADAPTER: OptionSpec = { name: 'adapter', value: 'A', choices: ['gpu', 'swiftshader', 'auto'], help: 'the WebGPU adapter (default auto: a real GPU if there is one)' };
@@ -16,9 +16,9 @@ function solveOptions(kind: PuzzleKind): OptionSpec[] {
     ...kind.solveOptions,
     JSON_OPTION,
     { name: 'out', value: 'FILE', help: 'write the answers to FILE (a picture where the kind draws one, e.g. .png)' },
-    { name: 'max-generations', value: 'N', help: 'stop the automaton after N generations' },
-    { name: 'timeout', value: 'S', help: 'stop after S seconds; puzzles not answered by then are unsolved' },
-    { name: 'seed', value: 'S', help: 'seed for anything random' },
+    { name: 'max-generations', value: 'N', number: { whole: true, min: 1 }, help: 'stop the automaton after N generations' },
+    { name: 'timeout', value: 'S', number: { above: 0 }, help: 'stop after S seconds; puzzles not answered by then are unsolved' },
+    { name: 'seed', value: 'S', number: { whole: true, min: 0 }, help: 'seed for anything random' },
     ADAPTER,
     HELP_OPTION,
   ];
@@ -28,8 +28,8 @@ function solveOptions(kind: PuzzleKind): OptionSpec[] {
 function genOptions(kind: PuzzleKind): OptionSpec[] {
   return [
     { name: 'size', value: 'N|WxH', help: 'the grid size' },
-    { name: 'seed', value: 'S', help: 'the first seed (one per puzzle: S, S+1, ...)' },
-    { name: 'count', value: 'N', help: 'how many puzzles' },
+    { name: 'seed', value: 'S', number: { whole: true, min: 0 }, help: 'the first seed (one per puzzle: S, S+1, ...)' },
+    { name: 'count', value: 'N', number: { whole: true, min: 1 }, help: 'how many puzzles' },
     { name: 'out', value: 'FILE', help: 'write to FILE instead of standard output' },
     ...(kind.genOptions ?? []),
     HELP_OPTION,
@@ -56,7 +56,7 @@ export function commandOptions(command: string, kind?: PuzzleKind): CommandOptio
       return {
         usage: 'cellsolve life FILE [options]',
         options: [
-          { name: 'generations', value: 'N', help: 'generations to run (default 1)' },
+          { name: 'generations', value: 'N', number: { whole: true, min: 0 }, help: 'generations to run (default 1)' },
           { name: 'size', value: 'N|WxH', help: 'the grid size (default: the pattern’s)' },
           { name: 'torus', help: 'edges wrap around' },
           { name: 'mode', value: 'M', choices: ['one-gen', 'multi-gen'], help: 'one generation per dispatch, or several per dispatch' },
@@ -118,5 +118,6 @@ export function checkOptions(args: Args, c: CommandOptions, what: string): void 
     }
     if (spec.value !== undefined && value === true) throw new UsageError(`option --${name} needs a value (${spec.choices?.join(', ') ?? spec.value})`);
     if (spec.choices && !spec.choices.includes(String(value))) throw new UsageError(`--${name} takes ${spec.choices.join(', ')} (got '${value}')`);
+    if (spec.number) numberOption(args.options, name, 0, spec.number);
   }
 }

@@ -1,5 +1,6 @@
 // What every puzzle kind gives the front ends (CLI, viewer, benchmarks). The front ends know a kind only through
 // this interface and the registry; the engine knows no kinds at all.
+import type { NumberRange } from '../cli/args.ts';
 import type { GpuContext } from '../gpu/context.ts';
 
 /** One puzzle read from an input, or the error that stopped it being read (CLI.md: status `error`). */
@@ -69,6 +70,8 @@ export interface OptionSpec {
   value?: string;
   /** the only values it takes, checked before anything is compiled or read */
   choices?: readonly string[];
+  /** the numbers it takes, checked there too (so a kind reads it with Number()) */
+  number?: NumberRange;
   help: string;
 }
 

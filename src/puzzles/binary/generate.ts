@@ -90,7 +90,6 @@ export function generateText(opts: { width: number; height: number; seed: number
   const height = opts.height || width;
   const level = o.level === undefined ? 2 : Number(o.level);
   const clues = o.clues === undefined ? undefined : Number(o.clues);
-  if (clues !== undefined && !(Number.isInteger(clues) && clues >= 0)) throw new BinaryOptionError(`--clues takes a whole number (got '${o.clues}')`);
   const distinct = o.rules !== 'unruly';
   const form = o.format === undefined ? 'grid' : String(o.format);
   if (form !== 'grid' && form !== 'gameid') throw new BinaryOptionError(`gen binary --format takes grid or gameid (got '${form}')`);

@@ -37,7 +37,6 @@ async function solve(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: SolveOption
     return r.map((x, i) => automatonResult(puzzles[i], x));
   }
   const probeCells = opts.options['probe-cells'] === undefined ? undefined : Number(opts.options['probe-cells']);
-  if (probeCells !== undefined && !(Number.isInteger(probeCells) && probeCells > 0)) throw new UsageError(`--probe-cells takes a whole number > 0 (got '${opts.options['probe-cells']}')`);
   // grids up to 32x32 one per GPU invocation (lane.ts: 1.4-1.5x the batch path's puzzles/s), the rest on the batch
   // path; `--lanes off`: all on the batch path (probe copies in the batch, the host deciding each round)
   const full = opts.options.lanes === 'off' ? solveFull : solveFullLanes;
@@ -72,12 +71,12 @@ export const binary: PuzzleKind<BinaryPuzzle> = {
   solveOptions: [
     { name: 'rules', value: 'R', choices: ['takuzu', 'binairo', 'all', 'unruly'], help: 'takuzu/binairo/all: all three rules; unruly: equal lines allowed (default: what the input says, else all)' },
     { name: 'format', value: 'F', choices: ['grid', 'gameid', 'tsv'], help: 'read the input as this format (default: from the extension and content)' },
-    { name: 'probe-cells', value: 'N', help: 'full: cells probed per round and puzzle' },
+    { name: 'probe-cells', value: 'N', number: { whole: true, min: 1 }, help: 'full: cells probed per round and puzzle' },
     { name: 'lanes', value: 'L', choices: ['on', 'off'], help: 'full: one puzzle per GPU invocation (on, default) or the batch path (off)' },
   ],
   genOptions: [
     { name: 'level', value: 'L', choices: ['1', '2', '3', '4'], help: 'exactly this level (thesis 4.3; default 2)' },
-    { name: 'clues', value: 'N', help: 'stop removing clues at N left' },
+    { name: 'clues', value: 'N', number: { whole: true, min: 0 }, help: 'stop removing clues at N left' },
     { name: 'rules', value: 'R', choices: ['takuzu', 'binairo', 'all', 'unruly'], help: 'unruly: equal lines allowed (default: all three rules)' },
     { name: 'format', value: 'F', choices: ['grid', 'gameid'], help: 'output format (default grid)' },
   ],

@@ -137,7 +137,7 @@ export const mazeKind: PuzzleKind<Maze> = {
   defaultMethod: 'auto',
   solveOptions: [{ name: 'mode', value: 'M', choices: ['one-gen', 'multi-gen'], help: 'one generation per dispatch, or several (default: by maze size)' }],
   genOptions: [
-    { name: 'loops', value: 'N', help: 'walls knocked out after the perfect maze, making N loops (default 0)' },
+    { name: 'loops', value: 'N', number: { whole: true, min: 0 }, help: 'walls knocked out after the perfect maze, making N loops (default 0)' },
     { name: 'algorithm', value: 'A', choices: ['dfs', 'kruskal'], help: 'the perfect maze: depth-first (long corridors, default) or Kruskal (many short dead ends)' },
   ],
   prepare: (ctx, _puzzles, opts) => Batch.compile(ctx, rulesFor(opts.method)),
@@ -183,8 +183,7 @@ export const mazeKind: PuzzleKind<Maze> = {
   generate(opts: GenerateOptions): string | Uint8Array {
     const width = opts.width || 31;
     const height = opts.height || width;
-    const loops = opts.options.loops !== undefined ? Number(opts.options.loops) : 0;
-    if (!Number.isInteger(loops) || loops < 0) throw new UsageError(`--loops takes a whole number >= 0 (got '${opts.options.loops}')`);
+    const loops = Number(opts.options.loops ?? 0);
     const algorithm = String(opts.options.algorithm ?? 'dfs');
     if (algorithm !== 'dfs' && algorithm !== 'kruskal') throw new UsageError(`--algorithm takes dfs or kruskal (got '${algorithm}')`);
     const mazes = Array.from({ length: opts.count }, (_, k) =>

@@ -83,8 +83,7 @@ export function generateCommand(opts: GenerateOptions): string {
     if (g.status !== 'solved') throw new UsageError(`${o.image}: ${g.status === 'multiple' ? "the picture's clues have more than one solution" : `not solved (${g.status})`}; not kept`);
     return formatOne(g, 0, format);
   }
-  const density = o.density !== undefined ? Number(o.density) : 0.55;
-  if (!(density > 0 && density < 1)) throw new UsageError(`--density takes a share of filled cells between 0 and 1 (got '${o.density}')`);
+  const density = Number(o.density ?? 0.55);
   const maxLevel = (typeof o.level === 'string' ? o.level : 'search') as Level;
   if (!levels.includes(maxLevel)) throw new UsageError(`--level: unknown '${maxLevel}' (line, probe, search)`);
   const w = opts.width || 20;

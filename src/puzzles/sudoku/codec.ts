@@ -127,7 +127,8 @@ function alphabetText(n: number): string {
   return `1-9, A-${symbolOf(n)}`;
 }
 
-function boxShape(n: number, box: string | undefined, col: number): { boxW: number; boxH: number } {
+/** `--box WxH`, or the default shape of an n x n grid; `col` places the error in a line of input. */
+export function boxShape(n: number, box: string | undefined, col: number): { boxW: number; boxH: number } {
   if (box) {
     const m = /^(\d+)x(\d+)$/.exec(box);
     if (!m) throw new ParseError(`--box ${box}: expected WxH, e.g. 3x2`, col);

@@ -4,7 +4,7 @@
 import { UsageError } from '../../cli/args.ts';
 import type { GpuContext } from '../../gpu/context.ts';
 import type { GenerateOptions, PuzzleKind, SolveOptions, SolveResult } from '../types.ts';
-import { formatRecord, parseSudoku } from './codec.ts';
+import { boxShape, formatRecord, parseSudoku } from './codec.ts';
 import { emptyPuzzle, formatGenerated, generate } from './generate.ts';
 import { compileIlca, hash32, ILCA_PRESETS, runIlca, type IlcaParams } from './ilca.ts';
 import { RULE_HIDDEN, RULE_LOCKED, RULE_NAKED, RULES_ALL, verify, type SudokuPuzzle } from './reference.ts';
@@ -26,12 +26,7 @@ export function ilcaParams(options: Record<string, string | boolean>): IlcaParam
   const preset = String(options.preset ?? 'base');
   const base = ILCA_PRESETS[preset];
   if (!base) throw new UsageError(`--preset: unknown '${preset}' (${Object.keys(ILCA_PRESETS).join(', ')})`);
-  const num = (k: string, d: number) => {
-    if (options[k] === undefined) return d;
-    const v = Number(options[k]);
-    if (!(v >= 0 && Number.isFinite(v))) throw new UsageError(`--${k} takes a number >= 0 (got '${options[k]}')`);
-    return v;
-  };
+  const num = (k: string, d: number) => Number(options[k] ?? d);
   return { lr: num('lr', base.lr), lp: num('lp', base.lp), sr: num('sr', base.sr), steps: num('steps', base.steps), eliminate: base.eliminate || options.eliminate === 'true', capped: base.capped || options.capped === 'true' };
 }
 
@@ -57,7 +52,6 @@ async function solve(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: SolveOption
     const params = ilcaParams(opts.options);
     if (opts.maxGenerations) params.steps = opts.maxGenerations;
     const runs = Number(opts.options.runs ?? 1);
-    if (!(Number.isInteger(runs) && runs >= 1)) throw new UsageError(`--runs takes a whole number >= 1 (got '${opts.options.runs}')`);
     const seed = opts.seed ?? 1;
     const jobs = puzzles.flatMap((puzzle, i) => Array.from({ length: runs }, (_, run) => ({ puzzle, seed: ilcaSeed(seed, i, run) })));
     const r = await runIlca(ctx, jobs, params, opts.progress);
@@ -77,8 +71,14 @@ async function solve(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: SolveOption
 
 function gen(opts: GenerateOptions): string {
   const n = opts.width || 9;
-  const box = typeof opts.options.box === 'string' ? /^(\d+)x(\d+)$/.exec(opts.options.box) : null;
-  const shape = emptyPuzzle(n, box ? Number(box[1]) : undefined, box ? Number(box[2]) : undefined);
+  if (opts.height && opts.height !== n) throw new UsageError(`a sudoku is square: give --size N (got ${opts.width}x${opts.height})`);
+  let box: { boxW: number; boxH: number };
+  try {
+    box = boxShape(n, typeof opts.options.box === 'string' ? opts.options.box : undefined, 1);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const shape = emptyPuzzle(n, box.boxW, box.boxH);
   const clues = opts.options.clues !== undefined ? Number(opts.options.clues) : Math.round(n * n * 0.32);
   const out: string[] = [];
   for (let k = 0; k < opts.count; k++) {
@@ -98,17 +98,17 @@ export const sudoku: PuzzleKind<SudokuPuzzle> = {
     { name: 'diagonal', help: 'X-sudoku: the two diagonals hold every value too' },
     { name: 'x', help: 'the same as --diagonal' },
     { name: 'preset', value: 'P', choices: Object.keys(ILCA_PRESETS), help: 'ilca: the paper\'s parameters (default base)' },
-    { name: 'lr', value: 'X', help: 'ilca: reward rate' },
-    { name: 'lp', value: 'X', help: 'ilca: penalty rate' },
-    { name: 'sr', value: 'N', help: 'ilca: reset every N steps (0: never)' },
-    { name: 'steps', value: 'N', help: 'ilca: time-steps per run' },
-    { name: 'runs', value: 'N', help: 'ilca: runs per puzzle, each with its own seed (default 1)' },
+    { name: 'lr', value: 'X', number: { min: 0 }, help: 'ilca: reward rate' },
+    { name: 'lp', value: 'X', number: { min: 0 }, help: 'ilca: penalty rate' },
+    { name: 'sr', value: 'N', number: { whole: true, min: 0 }, help: 'ilca: reset every N steps (0: never)' },
+    { name: 'steps', value: 'N', number: { whole: true, min: 1 }, help: 'ilca: time-steps per run' },
+    { name: 'runs', value: 'N', number: { whole: true, min: 1 }, help: 'ilca: runs per puzzle, each with its own seed (default 1)' },
     { name: 'eliminate', value: 'B', choices: ['true', 'false'], help: 'ilca: start from the elimination automaton\'s candidates' },
     { name: 'capped', value: 'B', choices: ['true', 'false'], help: 'ilca: weights capped at 1 instead of normalised' },
   ],
   genOptions: [
     { name: 'box', value: 'WxH', help: 'box shape (default: as square as possible)' },
-    { name: 'clues', value: 'N', help: 'clues to keep (default 32% of the cells)' },
+    { name: 'clues', value: 'N', number: { whole: true, min: 0 }, help: 'clues to keep (default 32% of the cells)' },
   ],
   parse: parseSudoku,
   prepare,
