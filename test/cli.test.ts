@@ -54,6 +54,15 @@ describe('cellsolve command line', () => {
     }
   });
 
+  it('an input with no puzzle says so on stderr and exits 0', () => {
+    for (const kind of kinds) {
+      const r = cli(['solve', kind.name, '-'], '');
+      expect(r.status, kind.name).toBe(0);
+      expect(r.stdout, kind.name).toBe('');
+      expect(r.stderr, kind.name).toContain(`cellsolve: no ${kind.name} puzzle in -`);
+    }
+  });
+
   it('--help after a command lists its options, a kind\'s own included, and exits 0', () => {
     for (const kind of kinds) {
       const r = cli(['solve', kind.name, '--help']);

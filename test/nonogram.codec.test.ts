@@ -32,6 +32,11 @@ const dancer: Nonogram = {
 const dancerGoal = '01100011010010101110101001010000110010100101111000';
 
 describe('nonogram readers', () => {
+  it('comments and blank lines alone are no puzzle, whatever the extension', () => {
+    for (const file of ['c.txt', 'c.non', 'c.nin', 'c.json', 'c.tsv']) expect(parse('# a comment\r\n\n  # another\n', file), file).toEqual([]);
+    expect(parse('', 'e.non')).toEqual([]);
+  });
+
   it('.non with goal, unknown keys ignored, CRLF', () => {
     const text = formatNon({ ...dancer, title: 'Dancer' }, dancerGoal).replace('width', 'by "someone"\ncolor a #000000\nwidth').replace(/\n/g, '\r\n');
     const [r] = parse(text, 'dancer.non');

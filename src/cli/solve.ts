@@ -51,6 +51,8 @@ export async function solveCommand(ctx: () => Promise<GpuContext>, kind: PuzzleK
   const records: PuzzleRecord<unknown>[] = [];
   for (const input of inputs) records.push(...kind.parse(input.bytes, input.file, o));
   const puzzles = records.filter((r) => r.puzzle !== undefined);
+  // an empty answer is not mistaken for a silent failure
+  if (records.length === 0) process.stderr.write(`cellsolve: no ${kind.name} puzzle in ${inputs.map((i) => i.file).join(', ')}\n`);
   const results = new Map<PuzzleRecord<unknown>, SolveResult>();
 
   // Records are printed in input order as soon as they and every one before them are known (a kind that reports

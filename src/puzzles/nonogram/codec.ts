@@ -84,6 +84,8 @@ export function parseNonograms(bytes: Uint8Array, file: string, options: Record<
   }
   if (form === 'png') return [parsePngRecord(bytes, file)];
   const text = decoder.decode(bytes).replace(/^\uFEFF/, '');
+  // comments and blank lines alone are no puzzle (CLI.md); in a grid picture `#` is a filled cell
+  if (form !== 'grid' && contentLines(text).length === 0) return [];
   const records = (() => {
     switch (form) {
       case 'non':
