@@ -1,10 +1,10 @@
 // `cellsolve solve nonogram` and `cellsolve gen nonogram` end to end, on the samples in samples/nonogram.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseNonograms, readPngPicture } from '../src/puzzles/nonogram/codec.ts';
+import { parseNonograms, readPngPicture, solutionPng } from '../src/puzzles/nonogram/codec.ts';
 import { solveCpu } from '../src/puzzles/nonogram/reference.ts';
 import { skipGpu } from './gpu.ts';
 
@@ -72,6 +72,24 @@ describe('cellsolve gen/solve nonogram', () => {
     expect(line.status, line.stderr).toBe(0);
     expect(line.stdout).toMatch(/^12x12:/);
     expect(line.stderr).toContain('line logic alone suffices');
+  });
+
+  it('gen nonogram --image: a picture scaled up reads back one cell per block, --size resamples it', () => {
+    const made = cli(['gen', 'nonogram', '--size', '12x9', '--seed', '5']);
+    expect(made.status, made.stderr).toBe(0);
+    const [record] = parseNonograms(new TextEncoder().encode(made.stdout), 'made.non');
+    const dir = mkdtempSync(join(tmpdir(), 'nonogram-'));
+    const png = join(dir, 'made.png');
+    // the way `solve nonogram --out x.png` draws it: 512 / 12 = 42 pixels a cell
+    writeFileSync(png, solutionPng(record.expected!, 12, 9, 42));
+    const back = cli(['gen', 'nonogram', '--image', png, '--format', 'json']);
+    expect(back.status, back.stderr).toBe(0);
+    expect(back.stderr).toContain('504x378 pixels, 12x9 cells (one cell per 42x42 block), uniquely solvable');
+    const json = JSON.parse(back.stdout);
+    expect([json.rows, json.columns, json.goal]).toEqual([record.puzzle!.rows, record.puzzle!.columns, record.expected]);
+    const resampled = cli(['gen', 'nonogram', '--image', png, '--size', '12x9', '--format', 'json']);
+    expect(resampled.stderr).toContain('12x9 cells (resampled)');
+    expect(JSON.parse(resampled.stdout).goal).toBe(record.expected);
   });
 
   it.skipIf(skipGpu)('solves the samples: .non out with goal, JSON lines with probes and branches, multiple and no solution exit 1, PNG out', () => {

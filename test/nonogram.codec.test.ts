@@ -3,6 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
+  blockSide,
   cluesOf,
   formatGameId,
   formatGrid,
@@ -13,6 +14,7 @@ import {
   parseNonograms,
   parseTournamentSolutions,
   readPngPicture,
+  resamplePicture,
   solutionPng,
   type Nonogram,
 } from '../src/puzzles/nonogram/codec.ts';
@@ -114,6 +116,27 @@ describe('nonogram readers', () => {
     expect(Array.from(pic.cells).join('')).toBe(dancerGoal);
     const [r] = parseNonograms(png, 'd.png');
     expect(r.puzzle!.columns).toEqual(dancer.columns);
+  });
+
+  it('pictures scaled up are found out, and any picture resamples to fewer cells', () => {
+    const dancerPic = readPngPicture(solutionPng(dancerGoal, 5, 10, 1));
+    expect(blockSide(dancerPic)).toBe(1);
+    for (const scale of [2, 3, 8]) {
+      const big = readPngPicture(solutionPng(dancerGoal, 5, 10, scale));
+      expect(blockSide(big), `scale ${scale}`).toBe(scale);
+      expect(Array.from(resamplePicture(big, 5, 10).cells).join(''), `scale ${scale}`).toBe(dancerGoal);
+    }
+    // a block with one pixel changed is no block; the change is outvoted when resampling
+    const spoiled = readPngPicture(solutionPng(dancerGoal, 5, 10, 4));
+    spoiled.cells[4 * 20 + 1] ^= 1;
+    expect(blockSide(spoiled)).toBe(1);
+    expect(Array.from(resamplePicture(spoiled, 5, 10).cells).join('')).toBe(dancerGoal);
+    // a factor that is not whole: each cell weighs the pixels it covers in part
+    // (three pixels to two cells: a cell covers one pixel and half of the middle one; half its area or more dark fills it)
+    const twoOfThree = (row: number[]) => Array.from(resamplePicture({ width: 3, height: 1, cells: Uint8Array.from(row) }, 2, 1).cells);
+    expect(twoOfThree([1, 1, 0])).toEqual([1, 0]);
+    expect(twoOfThree([0, 1, 0])).toEqual([0, 0]);
+    expect(twoOfThree([1, 0, 1])).toEqual([1, 1]);
   });
 });
 

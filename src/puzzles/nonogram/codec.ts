@@ -156,12 +156,13 @@ function readClueLine(line: Line, sep: RegExp, colour = false, colours?: Set<str
 const need = (clue: number[]) => (clue.length === 0 ? 0 : clue.reduce((a, b) => a + b, 0) + clue.length - 1);
 const sum = (clue: number[]) => clue.reduce((a, b) => a + b, 0);
 
-/** Where each clue line came from, for errors found after reading (line of each row/column clue). */
+/** A place in the input: 1-based line and column. */
 interface Place {
   line: number;
   column: number;
 }
 
+/** Where each clue line came from, for errors found after reading (line of each row/column clue). */
 interface Places {
   rows: Place[];
   columns: Place[];
@@ -724,7 +725,10 @@ function parseGridPictures(text: string, file: string): PuzzleRecord<Nonogram>[]
 }
 
 /** A PNG as a 0/1 picture: a pixel is filled when it is darker than mid-grey (and not transparent). */
-export function readPngPicture(bytes: Uint8Array): { width: number; height: number; cells: Uint8Array } {
+/** A picture as cells, row-major, 1 dark. */
+export type Picture = { width: number; height: number; cells: Uint8Array };
+
+export function readPngPicture(bytes: Uint8Array): Picture {
   const png = PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   const cells = new Uint8Array(png.width * png.height);
   for (let i = 0; i < cells.length; i++) {
@@ -732,6 +736,49 @@ export function readPngPicture(bytes: Uint8Array): { width: number; height: numb
     cells[i] = a >= 128 && 0.299 * r + 0.587 * g + 0.114 * b < 128 ? 1 : 0;
   }
   return { width: png.width, height: png.height, cells };
+}
+
+/**
+ * The side of the square blocks a picture is drawn in, 1 if it is not: a picture scaled up without smoothing (as
+ * `solve --out x.png` draws one) changes colour only on block edges along its rows and columns.
+ */
+export function blockSide(pic: Picture): number {
+  const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+  const { width: w, height: h, cells } = pic;
+  let side = gcd(w, h);
+  for (let y = 0; y < h && side > 1; y++) {
+    for (let x = 0; x < w; x++) {
+      const c = cells[y * w + x];
+      if (x > 0 && c !== cells[y * w + x - 1]) side = gcd(side, x);
+      if (y > 0 && c !== cells[(y - 1) * w + x]) side = gcd(side, y);
+    }
+  }
+  return side;
+}
+
+/** The picture at width x height cells: a cell is filled when at least half of the area it covers is dark. */
+export function resamplePicture(pic: Picture, width: number, height: number): Picture {
+  const sx = pic.width / width;
+  const sy = pic.height / height;
+  // how much of pixel p falls in [from, to)
+  const overlap = (p: number, from: number, to: number) => Math.max(0, Math.min(p + 1, to) - Math.max(p, from));
+  const cells = new Uint8Array(width * height);
+  for (let cy = 0; cy < height; cy++) {
+    const y0 = cy * sy;
+    const y1 = y0 + sy;
+    for (let cx = 0; cx < width; cx++) {
+      const x0 = cx * sx;
+      const x1 = x0 + sx;
+      let dark = 0;
+      for (let y = Math.floor(y0); y < Math.min(pic.height, Math.ceil(y1)); y++) {
+        for (let x = Math.floor(x0); x < Math.min(pic.width, Math.ceil(x1)); x++) {
+          if (pic.cells[y * pic.width + x]) dark += overlap(x, x0, x1) * overlap(y, y0, y1);
+        }
+      }
+      cells[cy * width + cx] = dark * 2 >= sx * sy ? 1 : 0;
+    }
+  }
+  return { width, height, cells };
 }
 
 function parsePngRecord(bytes: Uint8Array, file: string): PuzzleRecord<Nonogram> {

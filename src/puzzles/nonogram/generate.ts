@@ -3,7 +3,7 @@
 // automaton), probing, or search.
 import { UsageError } from '../../cli/args.ts';
 import type { GenerateOptions } from '../types.ts';
-import { formatGameId, formatNon, formatTournament, pictureToPuzzle, readPngPicture, type Nonogram } from './codec.ts';
+import { blockSide, formatGameId, formatNon, formatTournament, pictureToPuzzle, readPngPicture, resamplePicture, type Nonogram } from './codec.ts';
 import { solveCpu, type Level } from './reference.ts';
 
 export interface Generated {
@@ -50,7 +50,7 @@ export function generateRandom(width: number, height: number, seed: number, dens
 export function fromPicture(cells: ArrayLike<number>, width: number, height: number, title?: string) {
   const puzzle = pictureToPuzzle(cells, width, height, title);
   const res = solveCpu(puzzle, { timeoutMs: 60_000 });
-  return { puzzle, solution: Array.from(cells).join(''), status: res.status, level: res.level };
+  return { puzzle, solution: Array.from(cells).join(''), status: res.status, level: res.level, reason: res.reason };
 }
 
 function formatOne(g: { puzzle: Nonogram; solution: string }, k: number, format: string): string {
@@ -75,12 +75,17 @@ export function generateCommand(opts: GenerateOptions): string {
   const out: string[] = [];
   const note = (s: string) => process.stderr.write(s + '\n');
   if (typeof o.image === 'string') {
-    const pic = readPngPicture(opts.readFile(o.image));
+    const raw = readPngPicture(opts.readFile(o.image));
+    // --size: the picture resampled to that many cells; else one cell per block of a scaled-up picture
+    const side = blockSide(raw);
+    const pic = opts.width ? resamplePicture(raw, opts.width, opts.height || opts.width) : side > 1 ? resamplePicture(raw, raw.width / side, raw.height / side) : raw;
+    const cellsOf = pic === raw ? 'one cell per pixel' : opts.width ? 'resampled' : `one cell per ${side}x${side} block`;
     const g = fromPicture(pic.cells, pic.width, pic.height, o.image.replace(/^.*\//, ''));
+    const unsolved = g.status === 'contradiction' ? 'contradiction' : `not solved (${g.reason ?? g.status})`;
     const verdict =
-      g.status === 'solved' ? `uniquely solvable, ${g.level === 'line' ? 'line logic alone suffices' : `needs ${g.level}`}` : g.status === 'multiple' ? 'NOT uniquely solvable (two solutions found)' : `not solved (${g.status})`;
-    note(`${o.image}: ${pic.width}x${pic.height}, ${verdict}`);
-    if (g.status !== 'solved') throw new UsageError(`${o.image}: ${g.status === 'multiple' ? "the picture's clues have more than one solution" : `not solved (${g.status})`}; not kept`);
+      g.status === 'solved' ? `uniquely solvable, ${g.level === 'line' ? 'line logic alone suffices' : `needs ${g.level}`}` : g.status === 'multiple' ? 'NOT uniquely solvable (two solutions found)' : unsolved;
+    note(`${o.image}: ${raw.width}x${raw.height} pixels, ${pic.width}x${pic.height} cells (${cellsOf}), ${verdict}`);
+    if (g.status !== 'solved') throw new UsageError(`${o.image}: ${g.status === 'multiple' ? "the picture's clues have more than one solution" : unsolved}; not kept${g.status === 'unsolved' && pic === raw ? ' (--size WxH resamples the picture to fewer cells)' : ''}`);
     return formatOne(g, 0, format);
   }
   const density = Number(o.density ?? 0.55);
