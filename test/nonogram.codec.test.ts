@@ -126,6 +126,9 @@ describe('nonogram readers', () => {
       expect(blockSide(big), `scale ${scale}`).toBe(scale);
       expect(Array.from(resamplePicture(big, 5, 10).cells).join(''), `scale ${scale}`).toBe(dancerGoal);
     }
+    // solving a picture reads it the same way
+    const [scaled] = parseNonograms(solutionPng(dancerGoal, 5, 10, 8), 'd.png');
+    expect([scaled.puzzle!.width, scaled.puzzle!.height, scaled.expected]).toEqual([5, 10, dancerGoal]);
     // a block with one pixel changed is no block; the change is outvoted when resampling
     const spoiled = readPngPicture(solutionPng(dancerGoal, 5, 10, 4));
     spoiled.cells[4 * 20 + 1] ^= 1;

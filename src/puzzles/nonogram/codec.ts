@@ -781,9 +781,22 @@ export function resamplePicture(pic: Picture, width: number, height: number): Pi
   return { width, height, cells };
 }
 
+/**
+ * A PNG as the cells it draws: resampled to `size` when one is given, else one cell per block of a picture scaled
+ * up (blockSide), else one per pixel; `pixels` and `how` say which, for messages.
+ */
+export function readPicture(bytes: Uint8Array, size?: { width: number; height: number }): Picture & { pixels: string; how: string } {
+  const raw = readPngPicture(bytes);
+  const side = blockSide(raw);
+  const pixels = `${raw.width}x${raw.height} pixels`;
+  if (size) return { ...resamplePicture(raw, size.width, size.height), pixels, how: 'resampled' };
+  if (side > 1) return { ...resamplePicture(raw, raw.width / side, raw.height / side), pixels, how: `one cell per ${side}x${side} block` };
+  return { ...raw, pixels, how: 'one cell per pixel' };
+}
+
 function parsePngRecord(bytes: Uint8Array, file: string): PuzzleRecord<Nonogram> {
   try {
-    const { width, height, cells } = readPngPicture(bytes);
+    const { width, height, cells } = readPicture(bytes);
     return { file, line: 1, form: 'png', puzzle: pictureToPuzzle(cells, width, height), expected: Array.from(cells).join('') };
   } catch (e) {
     return { file, line: 1, form: 'png', error: `${file}:1:1: not a readable PNG: ${(e as Error).message}` };

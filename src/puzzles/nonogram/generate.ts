@@ -3,7 +3,7 @@
 // automaton), probing, or search.
 import { UsageError } from '../../cli/args.ts';
 import type { GenerateOptions } from '../types.ts';
-import { blockSide, formatGameId, formatNon, formatTournament, pictureToPuzzle, readPngPicture, resamplePicture, type Nonogram } from './codec.ts';
+import { formatGameId, formatNon, formatTournament, pictureToPuzzle, readPicture, type Nonogram } from './codec.ts';
 import { solveCpu, type Level } from './reference.ts';
 
 export interface Generated {
@@ -75,17 +75,13 @@ export function generateCommand(opts: GenerateOptions): string {
   const out: string[] = [];
   const note = (s: string) => process.stderr.write(s + '\n');
   if (typeof o.image === 'string') {
-    const raw = readPngPicture(opts.readFile(o.image));
-    // --size: the picture resampled to that many cells; else one cell per block of a scaled-up picture
-    const side = blockSide(raw);
-    const pic = opts.width ? resamplePicture(raw, opts.width, opts.height || opts.width) : side > 1 ? resamplePicture(raw, raw.width / side, raw.height / side) : raw;
-    const cellsOf = pic === raw ? 'one cell per pixel' : opts.width ? 'resampled' : `one cell per ${side}x${side} block`;
+    const pic = readPicture(opts.readFile(o.image), opts.width ? { width: opts.width, height: opts.height || opts.width } : undefined);
     const g = fromPicture(pic.cells, pic.width, pic.height, o.image.replace(/^.*\//, ''));
     const unsolved = g.status === 'contradiction' ? 'contradiction' : `not solved (${g.reason ?? g.status})`;
     const verdict =
       g.status === 'solved' ? `uniquely solvable, ${g.level === 'line' ? 'line logic alone suffices' : `needs ${g.level}`}` : g.status === 'multiple' ? 'NOT uniquely solvable (two solutions found)' : unsolved;
-    note(`${o.image}: ${raw.width}x${raw.height} pixels, ${pic.width}x${pic.height} cells (${cellsOf}), ${verdict}`);
-    if (g.status !== 'solved') throw new UsageError(`${o.image}: ${g.status === 'multiple' ? "the picture's clues have more than one solution" : unsolved}; not kept${g.status === 'unsolved' && pic === raw ? ' (--size WxH resamples the picture to fewer cells)' : ''}`);
+    note(`${o.image}: ${pic.pixels}, ${pic.width}x${pic.height} cells (${pic.how}), ${verdict}`);
+    if (g.status !== 'solved') throw new UsageError(`${o.image}: ${g.status === 'multiple' ? "the picture's clues have more than one solution" : unsolved}; not kept${g.status === 'unsolved' && !opts.width ? ' (--size WxH resamples the picture to fewer cells)' : ''}`);
     return formatOne(g, 0, format);
   }
   const density = Number(o.density ?? 0.55);
