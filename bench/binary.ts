@@ -89,12 +89,12 @@ const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(0)}%`;
 
 /** the options this benchmark takes beside --json and --quick (`cellsolve bench` rejects others) */
 export const options: OptionSpec[] = [
-  { name: 'count', value: 'N', help: 'puzzles in the 14x14 batch (default 10,000; 1,000 with --quick)' },
-  { name: 'size', value: 'N', help: 'grid size of the batch (default 14)' },
-  { name: 'seed', value: 'S', help: 'seed of the generated batch (default 1)' },
+  { name: 'count', value: 'N', number: { whole: true, min: 1 }, help: 'puzzles in the 14x14 batch (default 10,000; 1,000 with --quick)' },
+  { name: 'size', value: 'N', number: { whole: true, min: 2 }, help: 'grid size of the batch (default 14)' },
+  { name: 'seed', value: 'S', number: { whole: true, min: 0 }, help: 'seed of the generated batch (default 1)' },
   { name: 'lanes', value: 'L', choices: ['on', 'off'], help: 'full on the lanes (default) or the batch path' },
   { name: 'with', value: 'sgt,levels', help: 'extra cases: the STPPC tables, the thesis levels' },
-  { name: 'level-count', value: 'N', help: 'puzzles per level for --with levels (default 100)' },
+  { name: 'level-count', value: 'N', number: { whole: true, min: 1 }, help: 'puzzles per level for --with levels (default 100)' },
 ];
 
 export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {

@@ -77,9 +77,9 @@ const pct = (n: number, of: number) => `${((100 * n) / Math.max(1, of)).toFixed(
 
 /** the options this benchmark takes beside --json and --quick (`cellsolve bench` rejects others) */
 export const options: OptionSpec[] = [
-  { name: 'count', value: 'N', help: 'TAAI puzzles, the first N (default 1,000; 100 with --quick)' },
-  { name: 'cpu-count', value: 'N', help: 'TAAI puzzles the CPU solver runs beside the GPU (default 100)' },
-  { name: 'timeout', value: 'S', help: 'seconds per TAAI pass (default 240)' },
+  { name: 'count', value: 'N', number: { whole: true, min: 1 }, help: 'TAAI puzzles, the first N (default 1,000; 100 with --quick)' },
+  { name: 'cpu-count', value: 'N', number: { whole: true, min: 0 }, help: 'TAAI puzzles the CPU solver runs beside the GPU (default 100)' },
+  { name: 'timeout', value: 'S', number: { above: 0 }, help: 'seconds per TAAI pass (default 240)' },
   { name: 'search', value: 'S', choices: SEARCHES, help: 'the lanes kernels\' search for the TAAI passes (default auto)' },
   { name: 'second-search', value: 'on|off', choices: ['on', 'off'], help: 'off: no second search on hard puzzles' },
   { name: 'lanes', value: 'L', choices: ['on', 'off'], help: 'off: everything on the rounds solver' },

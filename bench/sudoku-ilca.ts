@@ -113,13 +113,13 @@ const givensOf = (ps: SudokuPuzzle[]) => ps.reduce((s, p) => s + p.givens.filter
 export const options: OptionSpec[] = [
   { name: 'sets', value: 'paper,stppc|none', help: 'puzzle sets (default paper,stppc)' },
   { name: 'presets', value: "'P;P'", help: 'presets (names in ILCA_PRESETS; default all)' },
-  { name: 'puzzles', value: 'N', help: 'paper puzzles per level (default 100; 10 with --quick)' },
-  { name: 'runs', value: 'N', help: 'runs per puzzle (default 10)' },
-  { name: 'seed', value: 'S', help: 'seed (default 1)' },
+  { name: 'puzzles', value: 'N', number: { whole: true, min: 1 }, help: 'paper puzzles per level (default 100; 10 with --quick)' },
+  { name: 'runs', value: 'N', number: { whole: true, min: 1 }, help: 'runs per puzzle (default 10)' },
+  { name: 'seed', value: 'S', number: { whole: true, min: 0 }, help: 'seed (default 1)' },
   { name: 'engine', value: 'E', choices: ['gpu', 'cpu'], help: 'cpu: the CPU twin (bit-identical)' },
   { name: 'filter', value: 'sud', choices: ['sud'], help: 'only the draws sud.m accepts' },
   { name: 'capped', value: 'B', choices: ['true', 'false'], help: 'the capped reading of eq. 7 as well' },
-  { name: 'timing-puzzles', value: 'N', help: 'puzzles per level of the timing case (default 10)' },
+  { name: 'timing-puzzles', value: 'N', number: { whole: true, min: 1 }, help: 'puzzles per level of the timing case (default 10)' },
   { name: 'timing-preset', value: 'P', help: 'preset of the timing case (default sr=40)' },
 ];
 

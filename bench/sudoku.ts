@@ -70,9 +70,9 @@ export const options: OptionSpec[] = [
   { name: 'count', value: 'N|all', help: 'puzzles per set (a stride sample; all: every one)' },
   { name: 'with', value: 'ca,ilca', help: 'extra cases: the automaton alone, the ILCA table' },
   { name: 'presets', value: "'P;P'", help: 'ILCA presets for --with ilca (default all)' },
-  { name: 'ilca-puzzles', value: 'N', help: 'puzzles per level for --with ilca (default 100)' },
-  { name: 'runs', value: 'N', help: 'ILCA runs per puzzle (default 10)' },
-  { name: 'seed', value: 'S', help: 'ILCA seed (default 1)' },
+  { name: 'ilca-puzzles', value: 'N', number: { whole: true, min: 1 }, help: 'puzzles per level for --with ilca (default 100)' },
+  { name: 'runs', value: 'N', number: { whole: true, min: 1 }, help: 'ILCA runs per puzzle (default 10)' },
+  { name: 'seed', value: 'S', number: { whole: true, min: 0 }, help: 'ILCA seed (default 1)' },
   { name: 'ilca-engine', value: 'E', choices: ['gpu', 'cpu'], help: 'cpu: the ILCA\'s CPU twin' },
 ];
 

@@ -49,7 +49,7 @@ async function panFor(page: Page, seconds: number, draw: boolean): Promise<Frame
 /** the options this benchmark takes beside --json and --quick (`cellsolve bench` rejects others) */
 export const options: OptionSpec[] = [
   { name: 'sample', value: 'FILE', help: 'the grid panned (default: a large bundled maze)' },
-  { name: 'seconds', value: 'S', help: 'seconds per case (default 8; 3 with --quick)' },
+  { name: 'seconds', value: 'S', number: { above: 0 }, help: 'seconds per case (default 8; 3 with --quick)' },
 ];
 
 export async function bench(_ctx: GpuContext | null, args: BenchArgs): Promise<void> {

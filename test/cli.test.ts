@@ -45,6 +45,7 @@ describe('cellsolve command line', () => {
       [['gen', 'binary', '--count', '0'], "--count takes a whole number >= 1 (got '0')"],
       [['gen', 'sudoku', '--box', '4x2'], '--box 4x2 does not tile a 9x9 grid'],
       [['gen', 'sudoku', '--size', '4x6'], 'a sudoku is square: give --size N (got 4x6)'],
+      [['bench', 'nonogram', '--count', 'abc'], "--count takes a whole number >= 1 (got 'abc')"],
     ];
     for (const [args, message] of cases) {
       const r = cli(args);
