@@ -46,6 +46,10 @@ describe('cellsolve command line', () => {
       [['gen', 'sudoku', '--box', '4x2'], '--box 4x2 does not tile a 9x9 grid'],
       [['gen', 'sudoku', '--size', '4x6'], 'a sudoku is square: give --size N (got 4x6)'],
       [['bench', 'nonogram', '--count', 'abc'], "--count takes a whole number >= 1 (got 'abc')"],
+      [['gen', 'maze', '--size', '2'], 'a maze needs at least 3x3 cells (got 2x2)'],
+      [['gen', 'maze', '--size', '100001'], 'a generated maze has at most 268,435,456 cells'],
+      [['gen', 'sudoku', '--size', '64'], 'a 64x64 sudoku is not supported'],
+      [['gen', 'nonogram', '--size', '100000'], 'a generated nonogram has at most 1,048,576 cells'],
     ];
     for (const [args, message] of cases) {
       const r = cli(args);

@@ -131,6 +131,9 @@ function rulesFor(method: string): Rule[] {
   return method === 'walker' ? [walkerRule] : method === 'deadend' ? deadend : method === 'wavefront' ? [wavefrontRule] : [...deadend, wavefrontRule];
 }
 
+/** Past this a maze's cells (a byte each while generated) and its PNG (4 bytes a pixel) outgrow Node's buffers. */
+const MAX_GENERATED_CELLS = 1 << 28;
+
 export const mazeKind: PuzzleKind<Maze> = {
   name: 'maze',
   methods: ['auto', 'deadend', 'wavefront', 'walker'],
@@ -183,9 +186,10 @@ export const mazeKind: PuzzleKind<Maze> = {
   generate(opts: GenerateOptions): string | Uint8Array {
     const width = opts.width || 31;
     const height = opts.height || width;
+    if (width < 3 || height < 3) throw new UsageError(`a maze needs at least 3x3 cells (got ${width}x${height})`);
+    if (width * height > MAX_GENERATED_CELLS) throw new UsageError(`a generated maze has at most ${MAX_GENERATED_CELLS.toLocaleString('en-US')} cells, 16384x16384 (got ${width}x${height})`);
     const loops = Number(opts.options.loops ?? 0);
-    const algorithm = String(opts.options.algorithm ?? 'dfs');
-    if (algorithm !== 'dfs' && algorithm !== 'kruskal') throw new UsageError(`--algorithm takes dfs or kruskal (got '${algorithm}')`);
+    const algorithm = String(opts.options.algorithm ?? 'dfs'); // one of the option's choices
     const mazes = Array.from({ length: opts.count }, (_, k) =>
       generateMaze({ width, height, seed: opts.seed + k, loops, algorithm: algorithm as Algorithm }));
     const out = opts.options.out;

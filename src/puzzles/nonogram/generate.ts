@@ -27,6 +27,8 @@ function random(seed: number) {
 }
 
 const levels: Level[] = ['line', 'probe', 'search'];
+/** A random picture's uniqueness is checked by the CPU solver; past this it is out of reach (200x200 took minutes). */
+const MAX_GENERATED_CELLS = 1 << 20;
 
 /**
  * A uniquely solvable puzzle from random pictures of the given size and density (filled share), drawn from `seed`
@@ -89,6 +91,7 @@ export function generateCommand(opts: GenerateOptions): string {
   if (!levels.includes(maxLevel)) throw new UsageError(`--level: unknown '${maxLevel}' (line, probe, search)`);
   const w = opts.width || 20;
   const h = opts.height || w;
+  if (w * h > MAX_GENERATED_CELLS) throw new UsageError(`a generated nonogram has at most ${MAX_GENERATED_CELLS.toLocaleString('en-US')} cells, 1024x1024 (got ${w}x${h})`);
   for (let k = 0; k < opts.count; k++) {
     const seed = opts.seed + k;
     const g = generateRandom(w, h, seed, density, maxLevel);

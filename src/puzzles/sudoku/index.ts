@@ -7,7 +7,7 @@ import type { GenerateOptions, PuzzleKind, SolveOptions, SolveResult } from '../
 import { boxShape, formatRecord, parseSudoku } from './codec.ts';
 import { emptyPuzzle, formatGenerated, generate } from './generate.ts';
 import { compileIlca, hash32, ILCA_PRESETS, runIlca, type IlcaParams } from './ilca.ts';
-import { RULE_HIDDEN, RULE_LOCKED, RULE_NAKED, RULES_ALL, verify, type SudokuPuzzle } from './reference.ts';
+import { RULE_HIDDEN, RULE_LOCKED, RULE_NAKED, RULES_ALL, shapeError, verify, type SudokuPuzzle } from './reference.ts';
 import { Batch } from '../../engine/batch.ts';
 import { caToResult, compileFull, runCa, solutionString, solveFull, sudokuRule } from './solver.ts';
 
@@ -79,6 +79,8 @@ function gen(opts: GenerateOptions): string {
     throw new UsageError((e as Error).message);
   }
   const shape = emptyPuzzle(n, box.boxW, box.boxH);
+  const unsupported = shapeError(shape);
+  if (unsupported) throw new UsageError(unsupported);
   const clues = opts.options.clues !== undefined ? Number(opts.options.clues) : Math.round(n * n * 0.32);
   const out: string[] = [];
   for (let k = 0; k < opts.count; k++) {
