@@ -24,6 +24,8 @@ function mixed(): Maze[] {
   const cut = generateMaze({ width: 41, height: 41, seed: 8 });
   cut.open[cut.end - cut.width] = 0; // wall off the exit: no path
   out.push(cut);
+  // one cell wide or tall: a step down is +1 in index, as a step right is
+  for (const text of ['S\n.\n.\nE\n', 'E\n.\nS\n', 'S..E\n', 'S\nE\n']) out.push(parseMazes(new TextEncoder().encode(text))[0].maze!);
   return out;
 }
 

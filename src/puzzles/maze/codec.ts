@@ -214,8 +214,10 @@ const STEP: Record<string, [number, number]> = { U: [0, -1], D: [0, 1], L: [-1, 
 export function pathToMoves(path: number[], width: number): string {
   let s = '';
   for (let k = 1; k < path.length; k++) {
-    const d = path[k] - path[k - 1];
-    s += d === 1 ? 'R' : d === -1 ? 'L' : d === width ? 'D' : d === -width ? 'U' : '?';
+    // by rows and columns, not by the index step: in a maze 1 wide a step down is +1 as well
+    const dy = Math.floor(path[k] / width) - Math.floor(path[k - 1] / width);
+    const dx = (path[k] % width) - (path[k - 1] % width);
+    s += dy === 0 && dx === 1 ? 'R' : dy === 0 && dx === -1 ? 'L' : dx === 0 && dy === 1 ? 'D' : dx === 0 && dy === -1 ? 'U' : '?';
   }
   return s;
 }
