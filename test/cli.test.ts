@@ -32,7 +32,7 @@ describe('cellsolve command line', () => {
     }
   });
 
-  it('a number option outside its range is a usage error before anything is read or compiled', () => {
+  it('a number option outside its range, or a size or --out a command cannot take, is a usage error before anything is read or compiled', () => {
     const cases: [string[], string][] = [
       [['solve', 'nonogram', '--timeout', '-1', 'x.non'], "--timeout takes a number above 0 (got '-1')"],
       [['solve', 'nonogram', '--timeout', 'abc', 'x.non'], "--timeout takes a number above 0 (got 'abc')"],
@@ -46,6 +46,7 @@ describe('cellsolve command line', () => {
       [['gen', 'sudoku', '--box', '4x2'], '--box 4x2 does not tile a 9x9 grid'],
       [['gen', 'sudoku', '--size', '4x6'], 'a sudoku is square: give --size N (got 4x6)'],
       [['bench', 'nonogram', '--count', 'abc'], "--count takes a whole number >= 1 (got 'abc')"],
+      [['solve', 'sudoku', '--out', 'x.png', 'x.txt'], 'sudoku answers are text, not pictures: --out x.png would hold text'],
       [['gen', 'maze', '--size', '2'], 'a maze needs at least 3x3 cells (got 2x2)'],
       [['gen', 'maze', '--size', '100001'], 'a generated maze has at most 268,435,456 cells'],
       [['gen', 'sudoku', '--size', '64'], 'a 64x64 sudoku is not supported'],

@@ -47,6 +47,9 @@ export function readInputs(paths: string[]): { file: string; bytes: Uint8Array }
 export async function solveCommand(ctx: () => Promise<GpuContext>, kind: PuzzleKind, args: Args): Promise<number> {
   const o = args.options;
   const method = String(o.method ?? kind.defaultMethod);
+  if (typeof o.out === 'string' && !kind.formatFile && /\.png$/i.test(o.out)) {
+    throw new UsageError(`${kind.name} answers are text, not pictures: --out ${o.out} would hold text (name a text file)`);
+  }
   const inputs = readInputs(args.positional.slice(1));
   const records: PuzzleRecord<unknown>[] = [];
   for (const input of inputs) records.push(...kind.parse(input.bytes, input.file, o));
