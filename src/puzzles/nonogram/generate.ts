@@ -76,8 +76,13 @@ export function generateCommand(opts: GenerateOptions): string {
   const format = typeof o.format === 'string' ? o.format : 'non';
   const out: string[] = [];
   const note = (s: string) => process.stderr.write(s + '\n');
+  const tooLarge = (w: number, h: number, hint = '') => {
+    if (w * h > MAX_GENERATED_CELLS) throw new UsageError(`a generated nonogram has at most ${MAX_GENERATED_CELLS.toLocaleString('en-US')} cells, 1024x1024 (got ${w}x${h}${hint})`);
+  };
+  if (opts.width) tooLarge(opts.width, opts.height || opts.width);
   if (typeof o.image === 'string') {
     const pic = readPicture(opts.readFile(o.image), opts.width ? { width: opts.width, height: opts.height || opts.width } : undefined);
+    tooLarge(pic.width, pic.height, `: ${pic.how}; --size WxH resamples the picture`);
     const g = fromPicture(pic.cells, pic.width, pic.height, o.image.replace(/^.*\//, ''));
     const unsolved = g.status === 'contradiction' ? 'contradiction' : `not solved (${g.reason ?? g.status})`;
     const verdict =
@@ -91,7 +96,6 @@ export function generateCommand(opts: GenerateOptions): string {
   if (!levels.includes(maxLevel)) throw new UsageError(`--level: unknown '${maxLevel}' (line, probe, search)`);
   const w = opts.width || 20;
   const h = opts.height || w;
-  if (w * h > MAX_GENERATED_CELLS) throw new UsageError(`a generated nonogram has at most ${MAX_GENERATED_CELLS.toLocaleString('en-US')} cells, 1024x1024 (got ${w}x${h})`);
   for (let k = 0; k < opts.count; k++) {
     const seed = opts.seed + k;
     const g = generateRandom(w, h, seed, density, maxLevel);
