@@ -167,6 +167,7 @@ describe('nonogram clue errors name line and column', () => {
     ['[{"rows": [[1]], "columns": [[1]]},\n {"rows": [[1], []], "cols": [[1], [2]]}]', 'e.json', /e.json:2:2: the row clues fill 1 cells but the column clues fill 3/],
     ['{"rows": [[1]], "columns": [[1], []], "goal": "100"}', 'e.json', /e.json:1:47: goal has 3 cells, the grid 2x1 has 2/],
     ['{"rows": [[1]], "columns": {"0": [1]}}', 'e.json', /e.json:1:28: "columns" must be a list of clue lists/],
+    ['{"rows": [[1]], "columns": [[1]], "goal": 1}', 'e.json', /e.json:1:43: "goal" must be a string of 0s and 1s/],
   ];
   for (const [text, file, want] of cases) {
     it(`${file}: ${want.source.slice(0, 60)}`, () => {

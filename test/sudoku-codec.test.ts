@@ -29,6 +29,9 @@ describe('sudoku codec', () => {
     const recs = parseSudoku(`2\n${EASY}\n${EASY}\n`, 'golf.txt');
     expect(recs.length).toBe(2);
     expect(recs[0].line).toBe(2);
+    // a line `1` with nothing after it is a solved 1x1 sudoku, not a count
+    const one = parseSudoku('# a 1x1\n1\n\n', 'one.txt');
+    expect(one.map((r) => [r.line, r.puzzle?.n])).toEqual([[2, 1]]);
   });
 
   it('reads 4x4, 6x6 (3x2 boxes, or --box), 16x16 in either letter case and 25x25', () => {

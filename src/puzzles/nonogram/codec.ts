@@ -662,8 +662,9 @@ function readJsonPuzzle(v: unknown, at: (path: string) => Place): { puzzle: Nono
     const places = (l: typeof rows) => l.clues.map((_, i) => at(`${l.name}/${i}`));
     checkClues(puzzle, { rows: places(rows), columns: places(columns), start: at('') });
   }
-  const goalKey = typeof o.goal === 'string' ? 'goal' : typeof o.solution === 'string' ? 'solution' : undefined;
+  const goalKey = o.goal !== undefined ? 'goal' : o.solution !== undefined ? 'solution' : undefined;
   if (goalKey === undefined) return { puzzle };
+  if (typeof o[goalKey] !== 'string') fail(`"${goalKey}" must be a string of 0s and 1s, row by row`, goalKey);
   const g = at(goalKey);
   return { puzzle, expected: readGoal(o[goalKey] as string, puzzle, g.line, g.column) };
 }

@@ -50,8 +50,8 @@ export function parseSudoku(input: Uint8Array | string, file: string, options: R
       };
       continue;
     }
-    // the code-golf set starts with the number of puzzles
-    if (!sawPuzzleLine && /^\d{1,7}$/.test(line)) {
+    // the code-golf set starts with the number of puzzles (a file of one line `1` is a solved 1x1 puzzle instead)
+    if (!sawPuzzleLine && /^\d{1,7}$/.test(line) && lines.slice(i + 1).some((l) => l.trim() !== '' && !l.trim().startsWith('#'))) {
       sawPuzzleLine = true;
       continue;
     }
