@@ -20,9 +20,20 @@ export interface GenerateMazeOptions {
  * A maze of `width` x `height` cells (walls included), at least 3x3. Passages sit at odd coordinates; an even
  * width or height leaves one extra wall column or row at the right or bottom.
  */
+/** Past this a maze's cells (a byte each while generated) and its PNG (4 bytes a pixel) outgrow Node's buffers. */
+const MAX_GENERATED_CELLS = 1 << 28;
+
+/** Why a maze of W x H cells cannot be generated, or null. */
+export function mazeSizeProblem(W: number, H: number): string | null {
+  if (W < 3 || H < 3) return `a maze needs at least 3x3 cells (got ${W}x${H})`;
+  if (W * H > MAX_GENERATED_CELLS) return `a generated maze has at most ${MAX_GENERATED_CELLS.toLocaleString('en-US')} cells, 16384x16384 (got ${W}x${H})`;
+  return null;
+}
+
 export function generateMaze(opts: GenerateMazeOptions): Maze {
   const { width: W, height: H } = opts;
-  if (W < 3 || H < 3) throw new Error(`a maze needs at least 3x3 cells (got ${W}x${H})`);
+  const problem = mazeSizeProblem(W, H);
+  if (problem) throw new Error(problem);
   const rand = rng(opts.seed);
   const pick = (n: number) => Math.floor(rand() * n);
   const cw = (W - 1) >> 1; // lattice cells across

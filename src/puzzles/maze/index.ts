@@ -8,7 +8,7 @@ import { Batch, type Mode } from '../../engine/batch.ts';
 import type { Rule } from '../../engine/rule.ts';
 import type { GenerateOptions, PuzzleKind, PuzzleRecord, SolveOptions, SolveResult } from '../types.ts';
 import { formatPng, formatText, mazeToText, movesToPath, parseMazes, pathToMoves, type Maze } from './codec.ts';
-import { generateMaze, type Algorithm } from './generate.ts';
+import { generateMaze, mazeSizeProblem, type Algorithm } from './generate.ts';
 import { labelReader, planeReader } from './pack.ts';
 import { traceBack, verifyMoves, W } from './reference.ts';
 import { deadendChainsRule, deadendPath, deadendSmallRule, deadendSyncRule, runDeadend, runWalker, runWavefront, walkerPath, walkerRule, wavefrontRule } from './solver.ts';
@@ -131,9 +131,6 @@ function rulesFor(method: string): Rule[] {
   return method === 'walker' ? [walkerRule] : method === 'deadend' ? deadend : method === 'wavefront' ? [wavefrontRule] : [...deadend, wavefrontRule];
 }
 
-/** Past this a maze's cells (a byte each while generated) and its PNG (4 bytes a pixel) outgrow Node's buffers. */
-const MAX_GENERATED_CELLS = 1 << 28;
-
 export const mazeKind: PuzzleKind<Maze> = {
   name: 'maze',
   methods: ['auto', 'deadend', 'wavefront', 'walker'],
@@ -186,8 +183,8 @@ export const mazeKind: PuzzleKind<Maze> = {
   generate(opts: GenerateOptions): string | Uint8Array {
     const width = opts.width || 31;
     const height = opts.height || width;
-    if (width < 3 || height < 3) throw new UsageError(`a maze needs at least 3x3 cells (got ${width}x${height})`);
-    if (width * height > MAX_GENERATED_CELLS) throw new UsageError(`a generated maze has at most ${MAX_GENERATED_CELLS.toLocaleString('en-US')} cells, 16384x16384 (got ${width}x${height})`);
+    const problem = mazeSizeProblem(width, height);
+    if (problem) throw new UsageError(problem);
     const loops = Number(opts.options.loops ?? 0);
     const algorithm = String(opts.options.algorithm ?? 'dfs'); // one of the option's choices
     const mazes = Array.from({ length: opts.count }, (_, k) =>

@@ -788,9 +788,9 @@ export function resamplePicture(pic: Picture, width: number, height: number): Pi
  */
 export function readPicture(bytes: Uint8Array, size?: { width: number; height: number }): Picture & { pixels: string; how: string } {
   const raw = readPngPicture(bytes);
-  const side = blockSide(raw);
   const pixels = `${raw.width}x${raw.height} pixels`;
   if (size) return { ...resamplePicture(raw, size.width, size.height), pixels, how: 'resampled' };
+  const side = blockSide(raw);
   if (side > 1) return { ...resamplePicture(raw, raw.width / side, raw.height / side), pixels, how: `one cell per ${side}x${side} block` };
   return { ...raw, pixels, how: 'one cell per pixel' };
 }
