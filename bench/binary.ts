@@ -267,7 +267,7 @@ async function thesisLevels(ctx: GpuContext, report: BenchReport, count: number)
   ];
   const rows = ['| 10x10 puzzles | count | clues mean | thesis automaton: solved | generations mean | min | max | thesis (4.3) | our ca: generations mean / max |', '|---|---|---|---|---|---|---|---|---|'];
   for (const [name, level, clues, theirs] of sets) {
-    const puzzles = Array.from({ length: count }, () => generatePuzzle(10, 10, level, true, random, 200, clues).puzzle);
+    const puzzles = Array.from({ length: count }, () => generatePuzzle(10, 10, level, true, random, undefined, clues).puzzle);
     const th = await runThesis(ctx, puzzles);
     const ca = await runCa(ctx, puzzles);
     const gens = th.filter((r) => r.status === 'done').map((r) => r.generations);

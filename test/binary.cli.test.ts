@@ -15,6 +15,15 @@ describe('cellsolve binary', () => {
     expect(cli(['gen', 'binary', '--level', '3', '--rules', 'unruly']).status).toBe(2);
   });
 
+  it('gen on large grids: 64x64 in seconds (the random grid by flips), level 3 past 20x20 refused with the reason', () => {
+    const big = cli(['gen', 'binary', '--size', '64', '--seed', '2']);
+    expect(big.status, big.stderr).toBe(0);
+    expect(big.stdout.split('\n').filter((l) => /^[01.]{64}$/.test(l)).length).toBe(64);
+    const rare = cli(['gen', 'binary', '--size', '30', '--level', '3']);
+    expect(rare.status).toBe(2);
+    expect(rare.stderr).toContain('no 30x30 puzzle of level 3 found in 22 attempts: level 3 puzzles are rare past 20x20');
+  });
+
   it.skipIf(skipGpu)('solves in the input form: grid, game id, tsv (header kept, solution column filled)', () => {
     const grid = cli(['solve', 'binary', 'samples/binary/blog-6x6.txt']);
     expect(grid.status, grid.stderr).toBe(0);

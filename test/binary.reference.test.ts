@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { cellsToString, UNKNOWN, type BinaryPuzzle } from '../src/puzzles/binary/codec.ts';
 import { sgt, sgtFiles } from './binary.helpers.ts';
-import { generatePuzzle, rng } from '../src/puzzles/binary/generate.ts';
+import { generatePuzzle, randomSolution, rng } from '../src/puzzles/binary/generate.ts';
 import { caRun, caStep, checkSolution, gradeByClosure, methodFlag, METHODS_ALL, M_COUNT, M_PAIRS, M_TRIOS, M_UNIQUE, thesisRun } from '../src/puzzles/binary/reference.ts';
 import { countSolutions, gradeCpu } from '../src/puzzles/binary/search.ts';
 import { FLAG_CHANGED, FLAG_CONTRADICTION } from '../src/engine/constants.ts';
@@ -112,6 +112,21 @@ describe('binary rules on the CPU', () => {
         expect(th.status).toBe(level <= 2 ? 'done' : 'fixpoint');
         if (level <= 2) expect(cellsToString(th.cells)).toBe(cellsToString(g.solution));
       }
+    }
+  });
+
+  it('random solution grids keep every rule at every size, up to the solver\'s 254-cell lines, and differ by seed', () => {
+    // 14x6 and 6x14 sit near Rule 3's limit (14 valid lines of 6): some seeds there fall back to the search
+    const shapes: [number, number, boolean, number][] = [[2, 2, true, 5], [4, 6, true, 20], [6, 14, true, 50], [14, 6, true, 50], [8, 8, true, 20], [34, 4, false, 5], [2, 40, false, 5], [64, 64, true, 2], [120, 34, true, 1], [254, 8, false, 1], [200, 200, true, 1]];
+    for (const [w, h, distinct, seeds] of shapes) {
+      const seen = new Set<string>();
+      for (let seed = 1; seed <= seeds; seed++) {
+        const cells = randomSolution(w, h, distinct, rng(seed));
+        const p: BinaryPuzzle = { width: w, height: h, cells: new Uint8Array(w * h).fill(UNKNOWN), distinct };
+        expect(checkSolution(p, cellsToString(cells)), `${w}x${h} seed ${seed}`).toBeNull();
+        seen.add(cellsToString(cells));
+      }
+      if (seeds > 1 && w * h > 4) expect(seen.size, `${w}x${h}`).toBeGreaterThan(1);
     }
   });
 
