@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { cellsToString, UNKNOWN, type BinaryPuzzle } from '../src/puzzles/binary/codec.ts';
 import { sgt, sgtFiles } from './binary.helpers.ts';
-import { generatePuzzle, randomSolution, rng } from '../src/puzzles/binary/generate.ts';
+import { generatePuzzle, generateText, randomSolution, rng } from '../src/puzzles/binary/generate.ts';
 import { caRun, caStep, checkSolution, gradeByClosure, methodFlag, METHODS_ALL, M_COUNT, M_PAIRS, M_TRIOS, M_UNIQUE, thesisRun } from '../src/puzzles/binary/reference.ts';
 import { countSolutions, gradeCpu } from '../src/puzzles/binary/search.ts';
 import { FLAG_CHANGED, FLAG_CONTRADICTION } from '../src/engine/constants.ts';
@@ -128,6 +128,19 @@ describe('binary rules on the CPU', () => {
       }
       if (seeds > 1 && w * h > 4) expect(seen.size, `${w}x${h}`).toBeGreaterThan(1);
     }
+  });
+
+  it('gen reports its progress through each puzzle (the command line draws it on a terminal)', () => {
+    const seen: [number, number][] = [];
+    generateText({ width: 24, height: 24, seed: 3, count: 2, options: { level: '4' }, progress: (done, total) => seen.push([done, total]) });
+    expect(seen.length).toBeGreaterThan(10);
+    for (const [done, total] of seen) {
+      expect(total).toBe(200);
+      expect(done).toBeGreaterThanOrEqual(0);
+      expect(done).toBeLessThan(200);
+    }
+    // the second puzzle's share comes after the first's
+    expect(seen.some(([done]) => done >= 100)).toBe(true);
   });
 
   it('a puzzle with two solutions is counted as such', () => {

@@ -7,6 +7,7 @@ import { runLife } from '../life/rule.ts';
 import { intOption, parseArgs, sizeOption, UsageError, type Args } from './args.ts';
 import { benchCommand } from './bench.ts';
 import { demoCommand } from './demo.ts';
+import { progressBar } from './progress.ts';
 import type { PuzzleKind } from '../puzzles/types.ts';
 import { checkOptions, commandOptions, flagsOf, helpText } from './options.ts';
 import { EXIT, kindOrUsage, solveCommand } from './solve.ts';
@@ -72,14 +73,21 @@ async function lifeCommand(ctx: () => Promise<GpuContext>, args: Args): Promise<
 async function genCommand(kind: PuzzleKind, args: Args): Promise<number> {
   if (!kind.generate) throw new UsageError(`${kind.name} has no generator`);
   const [width, height] = sizeOption(args.options, [0, 0]);
-  const text = kind.generate({
-    width,
-    height,
-    seed: intOption(args.options, 'seed', Date.now() % 1_000_000),
-    count: intOption(args.options, 'count', 1, 1),
-    options: args.options,
-    readFile: (path) => readFileSync(path),
-  });
+  const bar = progressBar(`generating ${kind.name}`);
+  let text: string | Uint8Array;
+  try {
+    text = kind.generate({
+      width,
+      height,
+      seed: intOption(args.options, 'seed', Date.now() % 1_000_000),
+      count: intOption(args.options, 'count', 1, 1),
+      options: args.options,
+      readFile: (path) => readFileSync(path),
+      progress: bar.update,
+    });
+  } finally {
+    bar.done();
+  }
   if (args.options.out) writeFileSync(String(args.options.out), text);
   else process.stdout.write(text);
   return EXIT.ok;

@@ -61,6 +61,8 @@ export interface GenerateOptions {
   /** reads an input file a generator names in its options (e.g. a picture); the host's I/O, so kinds stay
    * free of node:fs and load in the browser */
   readFile(path: string): Uint8Array;
+  /** how far a slow generator has got (the command line draws a bar on a terminal) */
+  progress?(done: number, total: number): void;
 }
 
 /** A command-line option: `--help` lists it, and an option no spec names is a usage error (a typo is not ignored). */

@@ -161,7 +161,17 @@ function attemptsFor(cells: number): number {
  * A puzzle of exactly `level`; with `clues`, removal stops once that many clues are left (a puzzle less bare than
  * the minimal ones, like most published puzzles), if it gets there.
  */
-export function generatePuzzle(width: number, height: number, level: number, distinct: boolean, random: () => number, maxAttempts = attemptsFor(width * height), clues?: number): GeneratedPuzzle {
+export function generatePuzzle(
+  width: number,
+  height: number,
+  level: number,
+  distinct: boolean,
+  random: () => number,
+  maxAttempts = attemptsFor(width * height),
+  clues?: number,
+  /** the share of this attempt's clue removal done, 0..1 (large grids take seconds to minutes) */
+  progress?: (share: number) => void,
+): GeneratedPuzzle {
   if (level < 1 || level > 4 || !Number.isInteger(level)) throw new BinaryOptionError(`--level takes 1, 2, 3 or 4 (got ${level})`);
   if (level === 3 && !distinct) throw new BinaryOptionError('level 3 needs Method 4, which needs the distinct-lines rule (not with --rules unruly)');
   const problem = sizeProblem(width, height, distinct);
@@ -178,8 +188,10 @@ export function generatePuzzle(width: number, height: number, level: number, dis
     // the remaining clues against propagation with probing. Search is not a method: a puzzle that only search
     // solves is beyond level 4 here (on 14x14, minimal unique puzzles need hundreds of branch points each).
     let left = p.cells.length;
-    for (const phase of level === 4 ? [3, 4] : [level]) {
-      for (const i of order) {
+    const phases = level === 4 ? [3, 4] : [level];
+    for (const [k, phase] of phases.entries()) {
+      for (const [tried, i] of order.entries()) {
+        if (progress && tried % 64 === 0) progress((k + tried / order.length) / phases.length);
         const v = p.cells[i];
         if (v === UNKNOWN || (clues !== undefined && left <= clues)) continue;
         p.cells[i] = UNKNOWN;
@@ -197,7 +209,7 @@ export function generatePuzzle(width: number, height: number, level: number, dis
 }
 
 /** `cellsolve gen binary`: text in the grid form (default) or as game ids (`--format gameid`). */
-export function generateText(opts: { width: number; height: number; seed: number; count: number; options: Record<string, string | boolean> }): string {
+export function generateText(opts: { width: number; height: number; seed: number; count: number; options: Record<string, string | boolean>; progress?(done: number, total: number): void }): string {
   const o = opts.options;
   const width = opts.width || 10;
   const height = opts.height || width;
@@ -209,7 +221,7 @@ export function generateText(opts: { width: number; height: number; seed: number
   const random = rng(opts.seed);
   const out: string[] = [];
   for (let i = 0; i < opts.count; i++) {
-    const g = generatePuzzle(width, height, level, distinct, random, undefined, clues);
+    const g = generatePuzzle(width, height, level, distinct, random, undefined, clues, (share) => opts.progress?.(Math.round((i + share) * 100), opts.count * 100));
     out.push(form === 'gameid' ? formatGameId(width, height, g.puzzle.cells, distinct) + '\n' : `# ${width}x${height} level ${level} seed ${opts.seed} #${i + 1}\n` + formatGrid(width, g.puzzle.cells));
   }
   return out.join(form === 'gameid' ? '' : '\n');
