@@ -74,6 +74,17 @@ describe('cellsolve gen/solve nonogram', () => {
     expect(line.stderr).toContain('line logic alone suffices');
   });
 
+  it('gen nonogram on a large size repairs a picture with a second solution instead of drawing another', () => {
+    // 44x44 seed 3 drew 63 pictures (8.5 s) before; random 60x60 pictures are almost never unique as drawn
+    const big = cli(['gen', 'nonogram', '--size', '44x44', '--seed', '3', '--format', 'json']);
+    expect(big.status, big.stderr).toBe(0);
+    expect(big.stderr).toMatch(/seed 3: 44x44 uniquely solvable after 1 picture and \d+ cells? flipped/);
+    const rec = parseNonograms(new TextEncoder().encode(big.stdout), 'gen.json')[0];
+    const res = solveCpu(rec.puzzle!);
+    expect(res.status).toBe('solved');
+    expect(res.solution).toBe(rec.expected);
+  });
+
   it('gen nonogram --image: a picture scaled up reads back one cell per block, --size resamples it', () => {
     const made = cli(['gen', 'nonogram', '--size', '12x9', '--seed', '5']);
     expect(made.status, made.stderr).toBe(0);

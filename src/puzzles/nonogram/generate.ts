@@ -13,6 +13,8 @@ export interface Generated {
   seed: number;
   /** pictures drawn before this one was unique */
   tries: number;
+  /** cells of the last picture flipped to make it unique */
+  flips: number;
 }
 
 /** xorshift32 over a seed: deterministic pictures per seed */
@@ -29,21 +31,41 @@ function random(seed: number) {
 const levels: Level[] = ['line', 'probe', 'search'];
 /** A random picture's uniqueness is checked by the CPU solver; past this it is out of reach (200x200 took minutes). */
 const MAX_GENERATED_CELLS = 1 << 20;
+/** how long the CPU solver may take to tell whether a picture is unique */
+const CHECK_MS = 30_000;
+/** cells flipped in a picture with a second solution before a new picture is drawn */
+const MAX_REPAIRS = 32;
 
 /**
  * A uniquely solvable puzzle from random pictures of the given size and density (filled share), drawn from `seed`
- * until one is unique (and, with `maxLevel`, needs no more than that level). Not "exactly that level": random
- * pictures of 20x20 that are unique and need search are rare (none in 10,000 at density 0.55; at 0.45 the first
- * after 3,023 pictures and 660 s, the multiple-solution ones being slow to tell apart).
+ * until one is unique (and, with `maxLevel`, needs no more than that level). A picture with a second solution is
+ * repaired rather than dropped: one cell where the two solutions differ is flipped and the picture checked again,
+ * up to `MAX_REPAIRS` times. Random pictures past ~40x40 are almost never unique as drawn (60x60: none of 8), but
+ * a few flips make them so (60x60: unique after 9 and 3 flips, 15 s and 6 s, each check ~0.5-2 s). Not "exactly
+ * that level": random pictures of 20x20 that are unique and need search are rare (none in 10,000 at density 0.55;
+ * at 0.45 the first after 3,023 pictures and 660 s, the multiple-solution ones being slow to tell apart).
  */
 export function generateRandom(width: number, height: number, seed: number, density = 0.55, maxLevel: Level = 'search', maxTries = 10_000): Generated {
   const rnd = random(seed);
+  let timeouts = 0;
   for (let tries = 1; tries <= maxTries; tries++) {
     const cells = Array.from({ length: width * height }, () => (rnd() < density ? 1 : 0));
-    const puzzle = pictureToPuzzle(cells, width, height, `random ${width}x${height} seed ${seed}`);
-    const res = solveCpu(puzzle, { timeoutMs: 30_000 });
-    if (res.status !== 'solved' || levels.indexOf(res.level!) > levels.indexOf(maxLevel)) continue;
-    return { puzzle, solution: res.solution!, level: res.level!, seed, tries };
+    for (let repairs = 0; ; repairs++) {
+      const puzzle = pictureToPuzzle(cells, width, height, `random ${width}x${height} seed ${seed}`);
+      const res = solveCpu(puzzle, { timeoutMs: CHECK_MS });
+      if (res.status === 'solved') {
+        if (levels.indexOf(res.level!) > levels.indexOf(maxLevel)) break;
+        return { puzzle, solution: res.solution!, level: res.level!, seed, tries, flips: repairs };
+      }
+      if (res.status === 'unsolved' && ++timeouts === 2) {
+        throw new UsageError(`the CPU solver could not tell within ${CHECK_MS / 1000} s whether random ${width}x${height} pictures are unique (twice): try a smaller size`);
+      }
+      if (res.status !== 'multiple' || repairs === MAX_REPAIRS) break;
+      const picture = cells.join('');
+      const other = res.solution === picture ? res.solution2! : res.solution!;
+      const differ = Array.from(picture.matchAll(/./g), (m) => m.index!).filter((i) => picture[i] !== other[i]);
+      cells[differ[Math.floor(rnd() * differ.length)]] ^= 1;
+    }
   }
   throw new UsageError(`no uniquely solvable ${width}x${height} puzzle of level ${maxLevel} or below within ${maxTries} random pictures of density ${density}: try another size or --density`);
 }
@@ -99,7 +121,7 @@ export function generateCommand(opts: GenerateOptions): string {
   for (let k = 0; k < opts.count; k++) {
     const seed = opts.seed + k;
     const g = generateRandom(w, h, seed, density, maxLevel);
-    note(`seed ${seed}: ${w}x${h} uniquely solvable after ${g.tries} picture${g.tries > 1 ? 's' : ''}; ${g.level === 'line' ? 'line logic alone suffices' : `line logic stalls, ${g.level === 'probe' ? 'probing' : 'search'} needed`}`);
+    note(`seed ${seed}: ${w}x${h} uniquely solvable after ${g.tries} picture${g.tries > 1 ? 's' : ''}${g.flips ? ` and ${g.flips} cell${g.flips > 1 ? 's' : ''} flipped` : ''}; ${g.level === 'line' ? 'line logic alone suffices' : `line logic stalls, ${g.level === 'probe' ? 'probing' : 'search'} needed`}`);
     out.push(formatOne(g, k, format).replace(/^title "(.*)"$/m, `title "$1"\ncatalogue "cellsolve gen nonogram, level ${g.level}"`));
   }
   return out.join(format === 'non' ? '====\n' : '');
