@@ -186,4 +186,19 @@ describe('sudoku CPU solver, automaton twin and generator', () => {
     expect(grade(g.puzzle).grade).toBe(g.grade);
     expect(generate(emptyPuzzle(9), 25, 7).puzzle.givens).toEqual(g.puzzle.givens);
   });
+
+  it('a uniqueness check stops at its node cap; gen on 16x16 and 25x25 ends in seconds with a unique puzzle', () => {
+    const empty = emptyPuzzle(9);
+    const capped = solveCpu(empty, 2, undefined, 5);
+    expect(capped.capped).toBe(true);
+    expect(capped.nodes).toBe(5);
+    expect(solveCpu(empty, 2).capped).toBeUndefined();
+    // before the cap, 25x25 removal met checks of 30 s and more, and 16x16 tried 200 grids for 32% of its cells
+    for (const n of [16, 25]) {
+      const g = generate(emptyPuzzle(n), 0, 1, 1);
+      const check = solveCpu(g.puzzle, 2);
+      expect(check.solutions.length, `${n}x${n}`).toBe(1);
+      expect(g.clues).toBeLessThan(n * n * 0.5);
+    }
+  });
 });

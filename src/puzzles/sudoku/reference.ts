@@ -303,20 +303,22 @@ export interface CpuSolve {
   solutions: Uint8Array[];
   /** search nodes (guesses) */
   nodes: number;
+  /** the search stopped at `maxNodes` before it found `limit` solutions or ran out of them */
+  capped?: boolean;
 }
 
 /**
  * Depth-first search over candidate masks with naked and hidden singles propagated to a fixpoint at every node,
  * branching on a cell with the fewest candidates. Stops after `limit` solutions (2 decides uniqueness).
  */
-export function solveCpu(p: SudokuPuzzle, limit = 2, order?: (n: number) => number): CpuSolve {
+export function solveCpu(p: SudokuPuzzle, limit = 2, order?: (n: number) => number, maxNodes = Infinity): CpuSolve {
   const t = topology(p);
   const out: CpuSolve = { solutions: [], nodes: 0 };
   const masks = initialMasks(p);
   const queue: number[] = [];
   for (let i = 0; i < t.cells; i++) if (p.givens[i]) queue.push(i);
   if (!propagate(t, masks, queue)) return out;
-  search(t, masks, limit, out, order);
+  search(t, masks, limit, out, order, maxNodes);
   return out;
 }
 
@@ -359,7 +361,7 @@ function propagate(t: Topology, m: Uint32Array, queue: number[]): boolean {
   }
 }
 
-function search(t: Topology, m: Uint32Array, limit: number, out: CpuSolve, order?: (n: number) => number): void {
+function search(t: Topology, m: Uint32Array, limit: number, out: CpuSolve, order: ((n: number) => number) | undefined, maxNodes: number): void {
   let best = -1;
   let bestCount = 99;
   for (let i = 0; i < t.cells; i++) {
@@ -386,11 +388,15 @@ function search(t: Topology, m: Uint32Array, limit: number, out: CpuSolve, order
     [bits[i], bits[j]] = [bits[j], bits[i]];
   }
   for (const b of bits) {
+    if (out.nodes >= maxNodes) {
+      out.capped = true;
+      return;
+    }
     out.nodes++;
     const copy = m.slice();
     copy[best] = b;
-    if (propagate(t, copy, [best])) search(t, copy, limit, out, order);
-    if (out.solutions.length >= limit) return;
+    if (propagate(t, copy, [best])) search(t, copy, limit, out, order, maxNodes);
+    if (out.solutions.length >= limit || out.capped) return;
   }
 }
 
