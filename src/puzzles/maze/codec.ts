@@ -162,28 +162,27 @@ export function formatText(maze: Maze, path: number[] | null): string {
   const { width, height } = maze;
   const marked = new Uint8Array(width * height);
   if (path) for (const i of path) marked[i] = 1;
-  const lines: string[] = [];
-  for (let y = 0; y < height; y++) {
-    const src = maze.rows?.[y];
-    let line = '';
-    for (let x = 0; x < width; x++) {
-      const i = y * width + x;
-      line += marked[i] ? 'o' : src ? src[x] : maze.open[i] ? ' ' : '#';
-    }
-    lines.push(line);
-  }
-  return lines.join('\n') + '\n';
+  return gridText(width, height, (i) => (marked[i] ? O : maze.rows ? maze.rows[(i / width) | 0].charCodeAt(i % width) : maze.open[i] ? SPACE : WALL));
 }
 
 /** Plain text for a generated maze: `#`, ` `, with S and E marked only where they are not border gaps. */
 export function mazeToText(maze: Maze, markEnds = false): string {
+  return gridText(maze.width, maze.height, (i) => (markEnds && i === maze.start ? S : markEnds && i === maze.end ? E : maze.open[i] ? SPACE : WALL));
+}
+
+const [SPACE, WALL, O, S, E] = Array.from(' #oSE', (c) => c.charCodeAt(0));
+
+/**
+ * Rows of one character code per cell, each ending in a newline. Built a row of codes at a time: adding characters
+ * one by one made a rope of small strings that took 2.4 GB for an 8001x8001 maze.
+ */
+function gridText(width: number, height: number, code: (i: number) => number): string {
+  const row = new Uint16Array(width);
   const lines: string[] = [];
-  for (let y = 0; y < maze.height; y++) {
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) row[x] = code(y * width + x);
     let line = '';
-    for (let x = 0; x < maze.width; x++) {
-      const i = y * maze.width + x;
-      line += markEnds && i === maze.start ? 'S' : markEnds && i === maze.end ? 'E' : maze.open[i] ? ' ' : '#';
-    }
+    for (let x = 0; x < width; x += 8192) line += String.fromCharCode(...row.subarray(x, Math.min(width, x + 8192)));
     lines.push(line);
   }
   return lines.join('\n') + '\n';
