@@ -402,6 +402,13 @@ const MAX_WINDOW = 1024;
  * much as settling 1,000 probe copies. Rounds with fewer copies than this widen their windows instead.
  */
 const MIN_ROUND_COPIES = 1024;
+/**
+ * ...for copies of this many cells (25x25). A larger puzzle's copy costs more to settle, so a round is worth its
+ * latency with fewer of them: the 1,024 shrink by (ROUND_CELLS / cells)^1.5. A lone 50x50 that needs probing took
+ * 9,216 probes and 16 s in ~1,000-copy windows here, 1,664 probes and 2 s now (the CPU solver: 1,094, 0.6 s);
+ * eight puzzles of 36x36 to 50x50 together 10.5 s, now 3.8 s. Puzzles of 625 cells or fewer are as before.
+ */
+const ROUND_CELLS = 625;
 /** Share of the last round's time slept before its readback is awaited (RunOptions.napBeforeReadback). */
 const ROUND_NAP = 0.8;
 
@@ -661,7 +668,7 @@ class ClassRun {
     // the node's own window (doubling while probing finds nothing), at least its share of a round that is worth
     // the round trip, at most its share of the copies the GPU takes at once
     const active = Math.max(1, this.activeNodes);
-    const least = Math.ceil(MIN_ROUND_COPIES / (2 * active));
+    const least = Math.ceil((MIN_ROUND_COPIES * Math.min(1, (ROUND_CELLS / n) ** 1.5)) / (2 * active));
     const most = Math.max(1, Math.floor(this.targetCopies / (2 * active)));
     const window = Math.min(MAX_WINDOW, most, Math.max(node.window, least));
     const cells: number[] = [];
