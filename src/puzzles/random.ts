@@ -11,3 +11,11 @@ export function rng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * Attempts a generator makes before it gives up: 200 on grids of up to `fullAt` cells, proportionally fewer on
+ * larger ones (each attempt costs more there), never fewer than `least`.
+ */
+export function attemptsFor(cells: number, fullAt: number, least: number): number {
+  return Math.max(least, Math.min(200, Math.round((200 * fullAt) / cells)));
+}

@@ -6,6 +6,7 @@
 import { BinaryOptionError, formatGameId, formatGrid, sizeProblem, UNKNOWN, type BinaryPuzzle } from './codec.ts';
 import { LEVEL_METHODS } from './reference.ts';
 import { BinarySearch, gradeCpu } from './search.ts';
+import { attemptsFor } from '../random.ts';
 
 /** xorshift32: small, fast, reproducible across platforms */
 export function rng(seed: number): () => number {
@@ -152,11 +153,6 @@ export interface GeneratedPuzzle {
   attempts: number;
 }
 
-/** Attempts before giving up: 200 up to 10x10, fewer on larger grids, whose attempts cost more (10 at 64x64). */
-function attemptsFor(cells: number): number {
-  return Math.max(10, Math.min(200, Math.round(20000 / cells)));
-}
-
 /**
  * A puzzle of exactly `level`; with `clues`, removal stops once that many clues are left (a puzzle less bare than
  * the minimal ones, like most published puzzles), if it gets there.
@@ -167,7 +163,7 @@ export function generatePuzzle(
   level: number,
   distinct: boolean,
   random: () => number,
-  maxAttempts = attemptsFor(width * height),
+  maxAttempts = attemptsFor(width * height, 100, 10), // 200 up to 10x10, 10 at 64x64
   clues?: number,
   /** the share of this attempt's clue removal done, 0..1 (large grids take seconds to minutes) */
   progress?: (share: number) => void,

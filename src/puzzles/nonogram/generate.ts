@@ -61,9 +61,8 @@ export function generateRandom(width: number, height: number, seed: number, dens
         throw new UsageError(`the CPU solver could not tell within ${CHECK_MS / 1000} s whether random ${width}x${height} pictures are unique (twice): try a smaller size`);
       }
       if (res.status !== 'multiple' || repairs === MAX_REPAIRS) break;
-      const picture = cells.join('');
-      const other = res.solution === picture ? res.solution2! : res.solution!;
-      const differ = Array.from(picture.matchAll(/./g), (m) => m.index!).filter((i) => picture[i] !== other[i]);
+      const other = res.solution === cells.join('') ? res.solution2! : res.solution!;
+      const differ = cells.flatMap((c, i) => (String(c) === other[i] ? [] : [i]));
       cells[differ[Math.floor(rnd() * differ.length)]] ^= 1;
     }
   }

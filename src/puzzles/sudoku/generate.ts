@@ -2,7 +2,7 @@
 // shuffled candidate order, then clues removed in random order while the solution stays unique (blog 001: "I
 // considered each of the remaining values and questioned whether hiding the cell would result in the puzzle having
 // multiple solutions"). Graded by the rules the elimination automaton needed (its CPU twin, same generations).
-import { rng } from '../random.ts';
+import { attemptsFor, rng } from '../random.ts';
 import { caRun, defaultBox, gridString, RULE_HIDDEN, RULE_LOCKED, RULE_NAKED, solveCpu, type SudokuPuzzle } from './reference.ts';
 
 export function emptyPuzzle(n: number, boxW?: number, boxH?: number, diagonal = false): SudokuPuzzle {
@@ -51,16 +51,12 @@ export interface Generated {
  */
 const CHECK_NODES = 200;
 
-/** Grids tried for a clue target before the fewest reached is kept: 200 for 9x9, fewer for larger (63 for 16x16). */
-function attemptsFor(cells: number): number {
-  return Math.max(3, Math.min(200, Math.round((200 * 81) / cells)));
-}
-
 /**
  * A puzzle with exactly `clues` givens (or as few as the attempts reach) and a unique solution. Removal is
- * random; when a grid gets stuck above the target, a new grid is tried (up to `maxAttempts`).
+ * random; when a grid gets stuck above the target, a new grid is tried (up to `maxAttempts`: 200 for 9x9, 63 for
+ * 16x16), and the fewest reached is kept.
  */
-export function generate(shape: SudokuPuzzle, clues: number, seed: number, maxAttempts = attemptsFor(shape.n * shape.n)): Generated {
+export function generate(shape: SudokuPuzzle, clues: number, seed: number, maxAttempts = attemptsFor(shape.n * shape.n, 81, 3)): Generated {
   const random = rng(seed);
   const cells = shape.n * shape.n;
   let best: Generated | null = null;

@@ -88,7 +88,7 @@ function gen(opts: GenerateOptions): string {
   const out: string[] = [];
   for (let k = 0; k < opts.count; k++) {
     const seed = opts.seed + k;
-    const g = given || n <= 9 ? generate(shape, clues, seed) : generate(shape, 0, seed, 1);
+    const g = generate(shape, clues, seed, given || n <= 9 ? undefined : 1);
     if (given && g.clues > clues) process.stderr.write(`seed ${seed}: kept the fewest clues reached, ${g.clues}, not the ${clues} asked for\n`);
     out.push(formatGenerated(g, seed));
   }
