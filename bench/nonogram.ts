@@ -258,11 +258,12 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
           bySecondSearch,
           byLevel: { line: tl.line, probe: tl.probe, search: tl.search },
           givenFound: tl.givenFound,
+          // probes of each puzzle's answering search (an open one's: its first search's): what the answers cost
           probes,
-          // probes of each puzzle's answering search (an open one's: its first search's) per second: below the
-          // kernel's rate, as a hard puzzle's other search, which runs half its share, is not counted (packed rounds ran
-          // 220-380k probes/s through an 82-s TAAI run on 2026-11-26, README)
           probesPerSec: probes / seconds,
+          // the kernels' whole work: every search's probes (also of searches a sibling's answer ended), CDCL conflicts
+          kernelWork: stats.work,
+          kernelProbesPerSec: (stats.work?.probes ?? 0) / seconds,
           branches: results.reduce((s, r) => s + r.branches, 0),
           seconds,
           processCpuSeconds: (cpuUse.user + cpuUse.system) / 1e6,
@@ -291,7 +292,11 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
           ['given found', `${tl.givenFound}/${tl.given}`],
           // the lanes kernel's rounds are dispatches of whole searches; copies and host time are the rounds solver's
           ...((lanes
-            ? [['probes', `${probes} (${Math.round(probes / seconds / 1000)}k/s)`], ['rounds', String(stats.dispatches)]]
+            ? [
+                ['probes of the answers', `${probes} (${Math.round(probes / seconds / 1000)}k/s)`],
+                ['kernel probes / conflicts', `${stats.work?.probes ?? 0} (${Math.round((stats.work?.probes ?? 0) / seconds / 1000)}k/s) / ${stats.work?.conflicts ?? 0}`],
+                ['rounds', String(stats.dispatches)],
+              ]
             : [
                 ['copies', String(stats.copies)],
                 ['rounds', String(stats.dispatches)],

@@ -323,9 +323,14 @@ describe.skipIf(skipGpu)('nonogram lanes kernel (one puzzle per invocation) = so
     await withDevice(async (ctx) => {
       const ps = parseNonograms(readFileSync(taai), taai).slice(200, 224).map((r) => r.puzzle!);
       const budget = 200;
-      const stats = { dispatches: 0, readbacks: 0, joined: 0 };
+      const stats: RoundStats = { dispatches: 0, readbacks: 0, joined: 0 };
       const got = await solveNonogramLanes(ctx, ps, { maxSolutions: 1, lanes: 8, slots: 32, budget, joinAfter: 2 }, stats);
       expectSteps(ps, got, 1);
+      // the kernel's work counts the losing searches too, each round once: above the answers' probes, and at most
+      // twice them and the rounds in flight (the two searches of a puzzle run alike, the loser at most 2 rounds more)
+      const answers = got.reduce((s, o) => s + o!.probes, 0);
+      expect(stats.work!.probes).toBeGreaterThan(answers);
+      expect(stats.work!.probes).toBeLessThanOrEqual(2 * answers + ps.length * 4 * budget);
       const by = (score: string) => got.filter((o) => o!.branchScore === score);
       // puzzles done within two rounds never got a second search; of the others, each search answered some
       for (const o of got) if (o!.probes <= budget) expect(o!.branchScore).toBe('weaker');

@@ -50,16 +50,17 @@ fn job_gone(job: u32, rec: u32) -> bool {
   return true;
 }
 
-// The job's results: its status and counters (counters[0] is the status), and the two solutions kept at
-// `solutionsAt` in its slot. A suspended job's counters go to its slot's words 1-7 instead, for its next dispatch.
+// The job's results: its status and counters (counters[0] is the status, counters[1] its work so far), and the two
+// solutions kept at `solutionsAt` in its slot. A suspended job's counters also go to its slot's words 1-7, for its
+// next dispatch; its results carry them too, so the host counts every search's work, not only the answering one's.
 fn close_job(job: u32, counters: array<u32, 8>, solutionsAt: u32) {
   let resultAt = job * RESULT_WORDS;
   results[resultAt] = counters[0];
+  for (var x = 1u; x < RESULT_HEADER; x++) { results[resultAt + x] = counters[x]; }
   if (goes_on(counters[0])) {
     for (var x = 1u; x < RESULT_HEADER; x++) { scratch[slotAt + x] = counters[x]; }
     return;
   }
   scratch[slotAt + SLOT_ENDED] = 1u;
-  for (var x = 1u; x < RESULT_HEADER; x++) { results[resultAt + x] = counters[x]; }
   for (var x = 0u; x < 2u * MAX_LINES; x++) { results[resultAt + RESULT_HEADER + x] = scratch[slotAt + solutionsAt + x]; }
 }

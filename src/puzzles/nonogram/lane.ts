@@ -120,6 +120,7 @@ export async function probingKernel(ctx: GpuContext, puzzles: Nonogram[], opts: 
   const budget = opts.budget ?? 500;
   const kernel: RoundKernel<LaneOutcome> = {
     label: 'nonogram.lanes',
+    work: 'probes',
     pipeline: await nonogramLanePipeline(ctx),
     lanes,
     slots,
@@ -232,6 +233,7 @@ export async function cdclKernel(ctx: GpuContext, puzzles: Nonogram[], opts: Cdc
   const slotWords = CDCL_SLOT_FIXED + arenaWords;
   const kernel: RoundKernel<CdclOutcome> = {
     label: 'nonogram.cdcl',
+    work: 'conflicts',
     pipeline: await nonogramCdclPipeline(ctx, opts.shareRing),
     lanes,
     slots,

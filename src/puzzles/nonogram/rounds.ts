@@ -19,6 +19,8 @@ const RESULT_HEADER = 8;
 /** A kernel that runs one puzzle per invocation in rounds, its search kept in a slot of scratch between them. */
 export interface RoundKernel<O> {
   label: string;
+  /** what the first counter of a job's results counts, cumulative over its rounds (its work: probes, conflicts) */
+  work: string;
   pipeline: GPUComputePipeline;
   /** words per slot of scratch (deepen may change it) */
   slotWords: number;
@@ -76,6 +78,9 @@ export interface RoundStats {
   joined?: number;
   /** times every slot got a deeper stack (RoundKernel.deepen) */
   deepened?: number;
+  /** the kernels' whole work by RoundKernel.work: every job's, also of searches a sibling's answer ended and of rounds
+   * queued behind an answer (an outcome counts its answering search's alone) */
+  work?: Record<string, number>;
 }
 
 interface Job {
@@ -91,6 +96,8 @@ interface Job {
   member: number;
   /** the next member has started beside it */
   joined: boolean;
+  /** its work counter at the last round read */
+  counted: number;
 }
 
 /** the status a kernel gives a job whose search ended in an earlier round (shaders/nonogram/job.wgsl STATUS_GONE) */
@@ -182,7 +189,7 @@ export class RoundRun<O> {
   start(index: number): void {
     if (this.started.has(index)) throw new Error(`${this.kernel.label}: puzzle ${index} started twice`);
     this.started.add(index);
-    this.active.push({ index, slot: this.free.pop()!, resume: false, rounds: 0, ended: false, member: 0, joined: false });
+    this.active.push({ index, slot: this.free.pop()!, resume: false, rounds: 0, ended: false, member: 0, joined: false, counted: 0 });
   }
 
   /** The next search starts beside each job that has been in `joinAfter` rounds without an answer known, while slots
@@ -195,7 +202,7 @@ export class RoundRun<O> {
       if (!this.room) return;
       if (job.ended || job.joined || job.rounds < joinAfter || job.member + 1 >= variants.length || this.dropped.has(job.index)) continue;
       job.joined = true;
-      this.active.push({ index: job.index, slot: this.free.pop()!, resume: false, rounds: 0, ended: false, member: job.member + 1, joined: false });
+      this.active.push({ index: job.index, slot: this.free.pop()!, resume: false, rounds: 0, ended: false, member: job.member + 1, joined: false, counted: 0 });
       this.stats.joined = (this.stats.joined ?? 0) + 1;
     }
   }
@@ -309,6 +316,7 @@ export class RoundRun<O> {
           const job = round[k];
           const at = k * RESULT_WORDS;
           if (r[at] === STATUS_GONE) this.stats.gone = (this.stats.gone ?? 0) + 1;
+          else this.countWork(job, r[at + 1]);
           if (job.ended) continue;
           if (r[at] === STATUS_GONE) throw new Error(`${kernel.label}: puzzle ${job.index}'s search ended unseen`);
           // a job waiting for a deeper stack is suspended; the round queued behind this one ran with the same slots,
@@ -331,6 +339,12 @@ export class RoundRun<O> {
         loop.onFinished(finished);
       },
     });
+  }
+
+  private countWork(job: Job, counter: number): void {
+    const work = (this.stats.work ??= {});
+    work[this.kernel.work] = (work[this.kernel.work] ?? 0) + counter - job.counted;
+    job.counted = counter;
   }
 
   /** The searches still in flight, as `suspended` outcomes: their counters and any solution found so far. */

@@ -32,7 +32,7 @@ import {
 } from './pack.ts';
 import { EARLY_BRANCH_SCORE, EMPTY, emptyFirst, FILLED, initialCells, type BranchScore, type Level } from './reference.ts';
 import { CDCL_SEARCHES } from './cdcl.ts';
-import { cdclKernel, DEFAULT_SCORES, laneTakes, nonogramCdclPipeline, nonogramLanePipeline, probingKernel, solveNonogramCdcl, solveNonogramLanes, type CdclOutcome, type LaneOutcome } from './lane.ts';
+import { cdclKernel, DEFAULT_SCORES, laneTakes, nonogramCdclPipeline, nonogramLanePipeline, probingKernel, solveNonogramCdcl, solveNonogramLanes, type CdclOutcome, type LaneOutcome, type LaneStats } from './lane.ts';
 import { ANSWERS, raceRounds } from './rounds.ts';
 
 /** generations a multi-generation dispatch may run before the host looks (it stops earlier at a fixpoint) */
@@ -181,6 +181,8 @@ export interface NonogramRunStats {
   readMs: number;
   /** ms on the host deciding what runs next */
   hostMs: number;
+  /** the lanes kernels' whole work (RoundStats.work): probes of every search, CDCL conflicts */
+  work?: Record<string, number>;
 }
 
 export const emptyStats = (): NonogramRunStats => ({ dispatches: 0, readbacks: 0, grids: 0, copies: 0, gpuMs: 0, readMs: 0, hostMs: 0 });
@@ -213,7 +215,7 @@ export async function solveNonograms(ctx: GpuContext, puzzles: Nonogram[], opts:
   const onLanes = puzzles.flatMap((p, i) => (laneTakes(p) ? [i] : []));
   const maxSolutions = opts.maxSolutions ?? 2;
   let done = 0;
-  const laneStats = { dispatches: 0, readbacks: 0 };
+  const laneStats: LaneStats = { dispatches: 0, readbacks: 0 };
   const lanePuzzles = onLanes.map((i) => puzzles[i]);
   const common = { maxSolutions, deadline, signal: opts.signal, onChunk: (n: number) => { for (let k = 0; k < n; k++) opts.progress?.(++done, puzzles.length); } };
   const probingOpts = {
@@ -245,6 +247,8 @@ export async function solveNonograms(ctx: GpuContext, puzzles: Nonogram[], opts:
   if (opts.stats) {
     opts.stats.dispatches += laneStats.dispatches;
     opts.stats.readbacks += laneStats.readbacks;
+    const work = (opts.stats.work ??= {});
+    for (const [k, n] of Object.entries(laneStats.work ?? {})) work[k] = (work[k] ?? 0) + n;
   }
   const rest = puzzles.flatMap((p, i) => (laneTakes(p) ? [] : [i]));
   onLanes.forEach((i, k) => {
