@@ -85,6 +85,23 @@ describe('cellsolve gen/solve nonogram', () => {
     expect(res.solution).toBe(rec.expected);
   });
 
+  it('gen nonogram past 30x30 draws denser pictures by default, so a 100x100 comes at once (it was refused at 0.55)', () => {
+    // at 0.55 line logic settles nothing of a random 100x100 and the CPU check gave up after two 30-s tries
+    const big = cli(['gen', 'nonogram', '--size', '100x100', '--seed', '1', '--format', 'json']);
+    expect(big.status, big.stderr).toBe(0);
+    expect(big.stderr).toContain('density 0.65 (denser for large sizes');
+    const rec = parseNonograms(new TextEncoder().encode(big.stdout), 'gen.json')[0];
+    expect(rec.puzzle!.width).toBe(100);
+    const res = solveCpu(rec.puzzle!);
+    expect(res.status).toBe('solved');
+    expect(res.solution).toBe(rec.expected);
+    const filled = [...rec.expected!].filter((c) => c === '1').length / 10_000;
+    expect(filled).toBeGreaterThan(0.6);
+    // an explicit density is kept, and small sizes keep 0.55 without a note
+    expect(cli(['gen', 'nonogram', '--size', '20x20', '--seed', '1']).stderr).not.toContain('density');
+    expect(cli(['gen', 'nonogram', '--size', '40x40', '--seed', '1', '--density', '0.55']).stderr).not.toContain('density');
+  });
+
   it('gen nonogram --image: a picture scaled up reads back one cell per block, --size resamples it', () => {
     const made = cli(['gen', 'nonogram', '--size', '12x9', '--seed', '5']);
     expect(made.status, made.stderr).toBe(0);

@@ -129,7 +129,7 @@ export const nonogram: PuzzleKind<Nonogram> = {
     { name: 'solutions', value: 'FILE', help: 'a tournament solution file: its answers become the expected solutions' },
   ],
   genOptions: [
-    { name: 'density', value: 'D', number: { above: 0, below: 1 }, help: 'share of filled cells in the random pictures (default 0.55)' },
+    { name: 'density', value: 'D', number: { above: 0, below: 1 }, help: 'share of filled cells in the random pictures (default 0.55 up to 30x30, denser past it: 0.65 at 100x100)' },
     { name: 'level', value: 'L', choices: ['line', 'probe', 'search'], help: 'the most a puzzle may need: line logic alone, probing, or search (default search: any unique puzzle)' },
     { name: 'image', value: 'PNG', help: 'the clues of this picture instead of random ones: one cell per pixel, or per block of a picture scaled up; with --size, resampled to WxH cells' },
     { name: 'format', value: 'F', choices: ['non', 'gameid', 'tournament', 'json'], help: 'output format (default non)' },
