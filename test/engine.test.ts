@@ -69,6 +69,31 @@ describe.skipIf(skipGpu)('engine on the GPU', () => {
     expect(a).toBe(b);
   });
 
+  it('a batch compiles the modes it is asked for; another mode compiles when a run first needs it', async () => {
+    const ctx = await gpu();
+    const asked: string[] = [];
+    const compile = ctx.computePipeline.bind(ctx);
+    ctx.computePipeline = (spec) => (asked.push(spec.entryPoint), compile(spec));
+    try {
+      const batch = await Batch.create(ctx, lifeRule, { modes: ['multi-gen'] });
+      try {
+        expect(asked).toEqual([lifeRule.multiGeneration!.entryPoint]);
+        // a cap short of a whole multi-generation dispatch: the last generations run one at a time
+        const per = lifeRule.multiGeneration!.generationsPerDispatch;
+        const g = randomLife(45, 37, 4);
+        const id = batch.add(lifeInput(g, true, per + 3));
+        await batch.run({ mode: 'multi-gen' });
+        expect(asked).toEqual([lifeRule.multiGeneration!.entryPoint, ...lifeRule.entryPoints]);
+        const [s] = await batch.readStates([id]);
+        expect(Array.from(unpackLife(s, g.width, g.height).cells)).toEqual(Array.from(lifeRun(g, per + 3, true).cells));
+      } finally {
+        batch.destroy();
+      }
+    } finally {
+      delete (ctx as { computePipeline?: unknown }).computePipeline;
+    }
+  });
+
   it('grids join and leave between readbacks; caps are per grid; states stay right', async () => {
     const ctx = await gpu();
     const batch = await Batch.create(ctx, lifeRule);

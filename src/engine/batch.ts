@@ -64,6 +64,12 @@ export interface RunOptions {
 export interface BatchOptions {
   /** cap on state/aux words below the device's limit (tests of chunking use it) */
   maxWords?: number;
+  /**
+   * The dispatch modes whose pipelines are compiled now (default: every mode the rule has); another compiles when a
+   * run first needs it. On SwiftShader a pipeline takes 0.3-2.3 s to compile (the nonogram rule on 2-word lines: its
+   * two one-generation entry points 3.6 s of 5.8), so a caller that runs one mode compiles that one alone.
+   */
+  modes?: readonly Mode[];
 }
 
 export interface RunStats {
@@ -133,7 +139,7 @@ export class Batch {
     readonly ctx: GpuContext,
     readonly rule: Rule,
     private readonly layouts: { common: GPUBindGroupLayout; state: GPUBindGroupLayout },
-    private readonly pipelines: { oneGen: GPUComputePipeline[]; multiGen: GPUComputePipeline | null },
+    private readonly pipelines: { oneGen: GPUComputePipeline[] | null; multiGen: GPUComputePipeline | null; make: (entryPoint: string) => Promise<GPUComputePipeline> },
     maxWords: number | undefined,
   ) {
     this.device = ctx.device;
@@ -160,15 +166,23 @@ export class Batch {
     const constants = { WORKGROUP_SIZE, ...(rule.constants ?? {}) };
     const layoutKey = `${rule.stateAccess}`;
     const make = (entryPoint: string) => ctx.computePipeline({ files, entryPoint, constants, layout, layoutKey });
-    const oneGen = await Promise.all(rule.entryPoints.map(make));
-    const multiGen = rule.multiGeneration ? await make(rule.multiGeneration.entryPoint) : null;
-    return new Batch(ctx, rule, { common, state }, { oneGen, multiGen }, opts.maxWords);
+    const batch = new Batch(ctx, rule, { common, state }, { oneGen: null, multiGen: null, make }, opts.maxWords);
+    for (const mode of opts.modes ?? (rule.multiGeneration ? (['one-gen', 'multi-gen'] as const) : (['one-gen'] as const))) await batch.compiled(mode);
+    return batch;
+  }
+
+  /** The pipelines of a mode, compiled (or taken from the device's cache) on first use. */
+  private async compiled(mode: Mode): Promise<void> {
+    const p = this.pipelines;
+    if (mode === 'one-gen') p.oneGen ??= await Promise.all(this.rule.entryPoints.map(p.make));
+    else if (!this.rule.multiGeneration) throw new GpuError(`rule ${this.rule.name} has no multi-generation dispatch`);
+    else p.multiGen ??= await p.make(this.rule.multiGeneration.entryPoint);
   }
 
   /** Compiles the rules' pipelines into the context's cache ahead of any batch, so that a caller can time
    * compilation apart from solving (CLI.md: `ms` excludes it). */
-  static async compile(ctx: GpuContext, rules: readonly Rule[]): Promise<void> {
-    for (const rule of rules) (await Batch.create(ctx, rule)).destroy();
+  static async compile(ctx: GpuContext, rules: readonly Rule[], modes?: readonly Mode[]): Promise<void> {
+    for (const rule of rules) (await Batch.create(ctx, rule, { modes })).destroy();
   }
 
   /** Words a grid needs in the state buffer; a grid larger than the device allows gets a clear error. */
@@ -327,7 +341,7 @@ export class Batch {
     const started = performance.now();
     const defaultCap = opts.maxGenerations ?? 1_000_000;
     const mode = opts.mode ?? 'one-gen';
-    if (mode === 'multi-gen' && !this.pipelines.multiGen) throw new GpuError(`rule ${this.rule.name} has no multi-generation dispatch`);
+    await this.compiled(mode);
     if (mode !== this.mode) {
       this.mode = mode;
       this.tableDirty = true;
@@ -367,6 +381,7 @@ export class Batch {
       if (multi !== (this.mode === 'multi-gen')) {
         this.mode = multi ? 'multi-gen' : 'one-gen';
         this.tableDirty = true;
+        await this.compiled(this.mode);
       }
       const t0 = performance.now();
       const words = await this.runChunk(dispatches, opts.napBeforeReadback ?? 0);
@@ -458,7 +473,7 @@ export class Batch {
       const pass = enc.beginComputePass({ label: `${this.rule.name}.generations` });
       const width = Math.min(this.tileCount, this.ctx.limits.maxComputeWorkgroupsPerDimension);
       const height = Math.ceil(this.tileCount / width);
-      const pipelines = this.mode === 'multi-gen' ? [this.pipelines.multiGen!] : this.pipelines.oneGen;
+      const pipelines = this.mode === 'multi-gen' ? [this.pipelines.multiGen!] : this.pipelines.oneGen!;
       const pingPong = this.rule.stateAccess === 'ping-pong';
       for (let j = 0; j < dispatches; j++) {
         pass.setBindGroup(0, this.commonGroup!, [j * STEP_STRIDE]);

@@ -187,8 +187,11 @@ export interface NonogramRunStats {
 
 export const emptyStats = (): NonogramRunStats => ({ dispatches: 0, readbacks: 0, grids: 0, copies: 0, gpuMs: 0, readMs: 0, hostMs: 0 });
 
+/** The rounds solver's dispatch mode: multi-gen unless asked (a round's grid settles within one dispatch). */
+const roundsMode = (mode: Mode | undefined): Mode => mode ?? 'multi-gen';
+
 /** The pipelines these puzzles need, compiled (or taken from the device's cache). */
-export async function compileNonogramRules(ctx: GpuContext, puzzles: Nonogram[], opts: Pick<NonogramSolveOptions, 'method' | 'lanes' | 'search'> = {}): Promise<void> {
+export async function compileNonogramRules(ctx: GpuContext, puzzles: Nonogram[], opts: Pick<NonogramSolveOptions, 'method' | 'lanes' | 'search' | 'mode'> = {}): Promise<void> {
   // `full` puts what fits on the lanes kernels; the rounds solver's pipelines then only for the rest (a puzzle the
   // lanes hand back compiles them when it needs them)
   const onLanes = (opts.method ?? 'full') === 'full' && opts.lanes !== false;
@@ -199,7 +202,7 @@ export async function compileNonogramRules(ctx: GpuContext, puzzles: Nonogram[],
     if (search === 'cdcl' || search === 'race') await nonogramCdclPipeline(ctx);
   }
   const rounds = onLanes ? puzzles.filter((p) => !laneTakes(p)) : puzzles;
-  for (const k of new Set(rounds.map(lineWordsFor))) (await Batch.create(ctx, nonogramRule(k))).destroy();
+  for (const k of new Set(rounds.map(lineWordsFor))) (await Batch.create(ctx, nonogramRule(k), { modes: [roundsMode(opts.mode)] })).destroy();
 }
 
 /**
@@ -496,7 +499,7 @@ class ClassRun {
   }
 
   async solve(): Promise<NonogramResult[]> {
-    this.batch = await Batch.create(this.ctx, nonogramRule(this.lineWords));
+    this.batch = await Batch.create(this.ctx, nonogramRule(this.lineWords), { modes: [roundsMode(this.opts.mode)] });
     this.started = performance.now();
     if (this.opts.timeoutMs !== undefined) this.deadline = this.started + this.opts.timeoutMs;
     try {
@@ -506,7 +509,7 @@ class ClassRun {
       this.clueGrid = this.batch.add({ width: 1, height: 1, items: 0, state: new Uint32Array(0), aux, params: [0, 1, 0, 0] });
       for (const r of this.runs) this.queue({ kind: 'root', puzzle: r }, packCopy(r.l, initialCells(r.p), r.clues));
       this.flush();
-      const mode = this.opts.mode ?? 'multi-gen';
+      const mode = roundsMode(this.opts.mode);
       // multi-gen: a round's grid settles within one dispatch (nono_copies), so look after every dispatch
       await this.batch.run({
         mode,
