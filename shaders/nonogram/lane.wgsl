@@ -197,16 +197,15 @@ var<private> fillOk: bool;
 var<private> fillGained: u32;
 var<private> fillTouched: u32;
 
-// The node with cell (r, c) set filled (st[FILL]) and empty (st[EMPTY]), each through line logic: fillOk, fillGained
-// and fillTouched for the filled copy; gained and touched for the empty one; returns whether the empty one holds.
-fn probe(r: u32, c: u32) -> bool {
+// The node with cell (r, c) set filled (st[FILL]) and empty (st[EMPTY]); line_logic(FILL, true, ...) then runs both:
+// fillOk, fillGained and fillTouched for the filled copy; gained, touched and its result for the empty one.
+fn probe_copies(r: u32, c: u32) {
   st[FILL] = st[CUR];
   st[EMPTY] = st[CUR];
   add_cells(FILL, true, r, 1u << c, 0u);
   add_cells(EMPTY, true, r, 0u, 1u << c);
   gained = 1u;
   touched = 1u << r;
-  return line_logic(FILL, true, 1u << r, 1u << c);
 }
 
 // Records a complete copy as a solution (in the job's slot) unless it is the one already recorded, or enough are
@@ -494,9 +493,76 @@ fn nono_lanes() {
       if (resumed) { curKnown = known(CUR); }
     }
 
-    // line logic on the node
-    if (root || (newsRows | newsCols) != 0u) {
-      let ok = line_logic(CUR, false, newsRows, newsCols);
+    // A turn runs line logic once: on the node (after news, or the puzzle's own at a root) or on a probe's two
+    // copies. One call site, so lanes in either phase run the same loop in lockstep, and the settle is compiled
+    // once rather than twice (SwiftShader inlines every call).
+    let nodeTurn = root || (newsRows | newsCols) != 0u;
+    var r = 0u;
+    var cell = 0u;
+    var counted = 0u;
+    if (!nodeTurn) {
+      // a node's end: the job's, the next waiting copy, or a branch
+      if (outcome != NODE_NONE) {
+        let ended = node_ended(outcome);
+        branching = outcome == NODE_BRANCH && !ended;
+        freshNode = !ended && !branching;
+        outcome = NODE_NONE;
+        if (ended) {
+          end_job();
+          needJob = true;
+          continue;
+        }
+      }
+      if (freshNode) {
+        freshNode = false;
+        nodes++;
+        curKnown = known(CUR);
+        bestScore = -1;
+        base = i32(curKnown);
+        scanRow = 0u;
+        scanCol = 0u;
+        scanAny = false;
+      }
+
+      // the cell to probe: the branch cell, or the scan's next
+      r = branchCell >> 5u;
+      cell = branchCell & 31u;
+      if (!branching) {
+        outcome = next_cell(curKnown);
+        if (outcome == NODE_NONE && probes - entryProbes >= params.budget >> share) {
+          // this dispatch's share is spent: the scan goes on at this cell in a later one
+          outcome = NODE_SUSPENDED;
+        }
+        if (outcome == NODE_NONE && probes >= params.probeCap) { outcome = NODE_CAPPED; }
+        if (outcome == NODE_NONE && run_spent()) {
+          // again from the puzzle (its line logic counted again) with the other child order and twice the probes;
+          // solutions found so far stay found
+          restarts++;
+          runStart = probes;
+          atRoot = true;
+          depth = 0u;
+          start_cells(input[job]);
+          root = true;
+          newsRows = line_mask(height);
+          newsCols = line_mask(width);
+          continue;
+        }
+        if (outcome != NODE_NONE) { continue; }
+        r = scanRow;
+        cell = scanCol;
+        scanCol = cell + 1u;
+        open[r] &= ~(1u << cell);
+        scanAny = true;
+        probes += 2u;
+      }
+
+      // the probe: the node with the cell filled, and with it empty, each through line logic below
+      counted = settles;
+      probe_copies(r, cell);
+    }
+    let ok = line_logic(select(FILL, CUR, nodeTurn), !nodeTurn, select(1u << r, newsRows, nodeTurn), select(1u << cell, newsCols, nodeTurn));
+    // after line logic on the node
+    if (nodeTurn) {
       newsRows = 0u;
       newsCols = 0u;
       curKnown = known(CUR);
@@ -511,7 +577,7 @@ fn nono_lanes() {
         } else {
           level = max(level, LEVEL_PROBE);
           // the root probes every cell
-          for (var r = 0u; r < MAX_LINES; r++) { open[r] = select(0u, line_mask(width) & ~known_row(CUR, r), r < height); }
+          for (var y = 0u; y < MAX_LINES; y++) { open[y] = select(0u, line_mask(width) & ~known_row(CUR, y), y < height); }
           freshNode = true;
         }
         if (status != 0u) {
@@ -527,66 +593,10 @@ fn nono_lanes() {
         base = i32(curKnown);
         mark_lines(CUR);
       }
+      continue;
     }
 
-    // a node's end: the job's, the next waiting copy, or a branch
-    if (outcome != NODE_NONE) {
-      let ended = node_ended(outcome);
-      branching = outcome == NODE_BRANCH && !ended;
-      freshNode = !ended && !branching;
-      outcome = NODE_NONE;
-      if (ended) {
-        end_job();
-        needJob = true;
-        continue;
-      }
-    }
-    if (freshNode) {
-      freshNode = false;
-      nodes++;
-      curKnown = known(CUR);
-      bestScore = -1;
-      base = i32(curKnown);
-      scanRow = 0u;
-      scanCol = 0u;
-      scanAny = false;
-    }
-
-    // the cell to probe: the branch cell, or the scan's next
-    var r = branchCell >> 5u;
-    var cell = branchCell & 31u;
-    if (!branching) {
-      outcome = next_cell(curKnown);
-      if (outcome == NODE_NONE && probes - entryProbes >= params.budget >> share) {
-        // this dispatch's share is spent: the scan goes on at this cell in a later one
-        outcome = NODE_SUSPENDED;
-      }
-      if (outcome == NODE_NONE && probes >= params.probeCap) { outcome = NODE_CAPPED; }
-      if (outcome == NODE_NONE && run_spent()) {
-        // again from the puzzle (its line logic counted again) with the other child order and twice the probes;
-        // solutions found so far stay found
-        restarts++;
-        runStart = probes;
-        atRoot = true;
-        depth = 0u;
-        start_cells(input[job]);
-        root = true;
-        newsRows = line_mask(height);
-        newsCols = line_mask(width);
-        continue;
-      }
-      if (outcome != NODE_NONE) { continue; }
-      r = scanRow;
-      cell = scanCol;
-      scanCol = cell + 1u;
-      open[r] &= ~(1u << cell);
-      scanAny = true;
-      probes += 2u;
-    }
-
-    // the probe: the node with the cell filled, and with it empty, each through line logic
-    let counted = settles;
-    let emptyOk = probe(r, cell);
+    let emptyOk = ok;
     let fillKnown = curKnown + fillGained;
     let emptyKnown = curKnown + gained;
 
