@@ -450,12 +450,19 @@ fn next_cell(curKnown: u32) -> u32 {
   }
 }
 
-// log2 of the placements left to row r and column c of st[s] (count.wgsl), summed: the branch's children go likelier
-// first, as in solveCpu
-fn placements_at(s: u32, r: u32, c: u32) -> u32 {
-  let row = count_placements(st[s][ROW_F + r], st[s][ROW_E + r], width, clues + clue_word(clues + r));
-  let col = count_placements(st[s][COL_F + c], st[s][COL_E + c], height, clues + clue_word(clues + height + c));
-  return log2_fixed(row) + log2_fixed(col);
+// log2 of the placements left to row r and column c (count.wgsl), summed, of the filled copy (x) and the empty one
+// (y): the branch's children go likelier first, as in solveCpu. One loop over the four lines, so the count is
+// compiled once (SwiftShader inlines every call).
+fn placements_at(r: u32, c: u32) -> vec2<u32> {
+  var sum = vec2<u32>(0u);
+  for (var k = 0u; k < 4u; k++) {
+    let s = FILL + (k >> 1u);
+    let isRow = (k & 1u) == 0u;
+    let line = select(c, r, isRow);
+    let n = count_placements(st[s][select(COL_F, ROW_F, isRow) + line], st[s][select(COL_E, ROW_E, isRow) + line], select(height, width, isRow), clues + clue_word(clues + select(height + c, r, isRow)));
+    sum[k >> 1u] += log2_fixed(n);
+  }
+  return sum;
 }
 
 // The branch's filled or empty copy becomes the node, its probe set the lines it changed (from `knownBefore`, the
@@ -608,9 +615,8 @@ fn nono_lanes() {
       settles = counted;
       branching = false;
       atRoot = false;
-      let fillPlaces = placements_at(FILL, r, cell);
-      let emptyPlaces = placements_at(EMPTY, r, cell);
-      let likelier = select(i32(emptyPlaces) - i32(fillPlaces), 0, (restarts & 1u) == 1u);
+      let places = placements_at(r, cell);
+      let likelier = select(i32(places.y) - i32(places.x), 0, (restarts & 1u) == 1u);
       let emptyFirst = likelier > 0 || (likelier == 0 && gained < fillGained);
       remember_known(CUR);
       enter_child(emptyFirst);
