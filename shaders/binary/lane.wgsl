@@ -254,6 +254,15 @@ const ST_PROBE2: u32 = 2u;
 const ST_ADOPT: u32 = 3u;
 const ST_CHILD: u32 = 4u;
 
+// What a turn's bookkeeping leaves to the main loop: a sweep's next probe, the next node from the stack, or the next
+// puzzle. Each runs from one place there: SwiftShader inlines every call, and called where they are decided
+// (next_puzzle behind every finish) the kernel took ~10 s to compile.
+const THEN_NONE: u32 = 0u;
+const THEN_PROBE: u32 = 1u;
+const THEN_POP: u32 = 2u;
+const THEN_PUZZLE: u32 = 3u;
+var<private> then: u32;
+
 var<private> counts: Counts;
 var<private> state: u32;
 var<private> methodsNow: u32;
@@ -289,7 +298,7 @@ fn begin_sweep() {
   bestScore = 0u;
 }
 
-// the puzzle is over: its result, then the next puzzle (false: none left)
+// the puzzle is over: its result, then (the main loop) the next puzzle
 fn finish(status: u32) -> bool {
   results[resultAt] = status;
   results[resultAt + 1u] = level;
@@ -299,7 +308,8 @@ fn finish(status: u32) -> bool {
   results[resultAt + 5u] = counts.probeGens;
   results[resultAt + 6u] = counts.branchGens;
   results[resultAt + 7u] = nodes;
-  return next_puzzle();
+  then = THEN_PUZZLE;
+  return true;
 }
 
 fn finish_found() -> bool {
@@ -405,7 +415,8 @@ fn pop_node() -> bool {
 fn node_grew() -> bool {
   save_node();
   fixedInSweep = true;
-  return next_probe();
+  then = THEN_PROBE;
+  return true;
 }
 
 // the run ended (RUN_*): what follows, set up for the next turn; false when the invocation has no puzzle left
@@ -431,7 +442,8 @@ fn on_end(outcome: u32) -> bool {
     level = 4u;
     save_node();
     begin_sweep();
-    return next_probe();
+    then = THEN_PROBE;
+    return true;
   }
   if (state == ST_PROBE1) {
     counts.probeGens += gensNow;
@@ -470,7 +482,8 @@ fn on_end(outcome: u32) -> bool {
       rebuild_columns();
       track_set(endTrack);
       if (firstOutcome == RUN_DONE) {
-        return pop_node();
+        then = THEN_POP;
+        return true;
       }
       return node_grew();
     }
@@ -496,7 +509,8 @@ fn on_end(outcome: u32) -> bool {
       rowV[i] = nodeV[i] | (agree & endV[i]);
     }
     if (!grew) {
-      return next_probe();
+      then = THEN_PROBE;
+      return true;
     }
     rebuild_columns();
     track_all();
@@ -510,24 +524,31 @@ fn on_end(outcome: u32) -> bool {
   }
   if (outcome == RUN_DONE) {
     solution_found();
-    return pop_node();
+    then = THEN_POP;
+    return true;
   }
   if (outcome == RUN_CONTRADICTION) {
-    return pop_node();
+    then = THEN_POP;
+    return true;
   }
   if (state == ST_ADOPT) {
     return node_grew();
   }
   save_node();
   begin_sweep();
-  return next_probe();
+  then = THEN_PROBE;
+  return true;
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn binary_lanes(@builtin(global_invocation_id) id: vec3u) {
   laneId = id.x;
-  var busy = next_puzzle();
-  while (busy) {
+  then = THEN_PUZZLE;
+  loop {
+    if (then == THEN_PUZZLE) {
+      then = THEN_NONE;
+      if (!next_puzzle()) { break; }
+    }
     // the run to its end (all lanes of a SIMD group run their generations here together), then its bookkeeping
     var outcome = RUN_STALLED;
     loop {
@@ -543,6 +564,15 @@ fn binary_lanes(@builtin(global_invocation_id) id: vec3u) {
       }
       gensNow += 1u;
     }
-    busy = on_end(outcome);
+    on_end(outcome);
+    // pop_node and next_probe end in a new run or a finish (THEN_PUZZLE), never in each other
+    if (then == THEN_POP) {
+      then = THEN_NONE;
+      pop_node();
+    }
+    if (then == THEN_PROBE) {
+      then = THEN_NONE;
+      next_probe();
+    }
   }
 }
