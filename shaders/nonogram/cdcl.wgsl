@@ -476,14 +476,35 @@ fn take_clause(at: u32, skip: u32) {
 }
 
 // 1-UIP: the learned clause in the slot's learnt words, the asserting literal first, the backjump level's second;
-// returns the backjump level
+// returns the backjump level. The conflict (a clause, or NONE: the line settle_line found contradicted) is the first
+// reason taken: explain and take_clause each have one call site (SwiftShader inlines every call).
 fn analyze(confl: u32) -> u32 {
   learntLen = 1u;
   pathC = 0u;
-  if (confl == NONE) { take_explanation(); } else { take_clause(confl, NONE); }
   var idx = trailLen - 1u;
-  var pc = 0u;
+  var pc = NONE;
   loop {
+    // the reason to take: the conflict's, then each path cell's
+    var why = confl;
+    var goal = NONE;
+    var tv = 0u;
+    var isCol = failIsCol;
+    var line = failLine;
+    var pos = failPos;
+    if (pc != NONE) {
+      why = scratch[slotAt + S_REASON + pc];
+      goal = pc;
+      tv = value_of(pc);
+      isCol = (why & COL_REASON) != 0u;
+      line = (why >> 20u) & 31u;
+      pos = why & 0xfffffu;
+    }
+    if (why == NONE || (why & LINE_REASON) != 0u) {
+      explain(isCol, line, pos, goal, tv);
+      take_explanation();
+    } else {
+      take_clause(why, goal);
+    }
     loop {
       let c = scratch[slotAt + S_TRAIL + idx];
       if ((seen[c >> 5u] & (1u << (c & 31u))) != 0u) { break; }
@@ -494,13 +515,6 @@ fn analyze(confl: u32) -> u32 {
     seen[pc >> 5u] &= ~(1u << (pc & 31u));
     pathC--;
     if (pathC == 0u) { break; }
-    let why = scratch[slotAt + S_REASON + pc];
-    if ((why & LINE_REASON) != 0u) {
-      explain((why & COL_REASON) != 0u, (why >> 20u) & 31u, why & 0xfffffu, pc, value_of(pc));
-      take_explanation();
-    } else {
-      take_clause(why, pc);
-    }
   }
   scratch[slotAt + S_LEARNT] = lit_of(pc) ^ 1u;
   var bt = 0u;
@@ -655,6 +669,8 @@ const PROBE_FILLED: u32 = 0u;   // probe cell probeAt filled
 const PROBE_EMPTY: u32 = 1u;    // then empty
 const PROBE_FAILED: u32 = 2u;   // one value failed: the other is a fact
 const PROBE_AGREED: u32 = 3u;   // the facts both values decided alike, in cell order from agreedAt
+const PROBE_LINE: u32 = 4u;     // first, line logic on the puzzle (a job's probeAt is ROOT_LINE until it has run)
+const ROOT_LINE: u32 = 0xfffffffeu;
 var<private> probeAt: u32;
 var<private> probeChanged: u32;
 
@@ -673,7 +689,7 @@ fn next_agreed(start: u32) -> u32 {
 // Root probing from probeAt until its fixpoint (0), a contradiction (STATUS_CONTRADICTION), or `limit` probes in all
 // (STATUS_SUSPENDED: at level 0, between cells, nothing to propagate).
 fn probe_root(limit: u32) -> u32 {
-  var step = PROBE_FILLED;
+  var step = select(PROBE_FILLED, PROBE_LINE, probeAt == ROOT_LINE);
   var agreedAt = 0u;
   var failedValue = 0u;
   loop {
@@ -698,7 +714,7 @@ fn probe_root(limit: u32) -> u32 {
       v = EMPTY;
     } else if (step == PROBE_FAILED) {
       v = failedValue;
-    } else {
+    } else if (step != PROBE_LINE) {
       k = next_agreed(agreedAt);
       if (k == NONE) {
         step = PROBE_FILLED;
@@ -714,13 +730,22 @@ fn probe_root(limit: u32) -> u32 {
       rootProbes++;
       scratch[slotAt + S_TRAIL_LIM] = trailLen;
       dl = 1u;
-    } else {
+    } else if (step != PROBE_LINE) {
       level = LEVEL_PROBE;
       probeChanged = 1u;
     }
-    let r = k / width;
-    assign(r * 32u + (k - r * width), v, select(FACT, DECISION, isProbe));
+    if (step != PROBE_LINE) {
+      let r = k / width;
+      assign(r * 32u + (k - r * width), v, select(FACT, DECISION, isProbe));
+    }
     let holds = propagate() == PROPAGATED;
+    if (step == PROBE_LINE) {
+      if (!holds) { return STATUS_CONTRADICTION; }
+      probeAt = 0u;
+      probeChanged = 0u;
+      step = PROBE_FILLED;
+      continue;
+    }
     if (!isProbe && !holds) { return STATUS_CONTRADICTION; }
     if (step == PROBE_FILLED && holds) {
       for (var x = 0u; x < height; x++) {
@@ -810,7 +835,6 @@ fn take_shared() -> bool {
 fn search(entryConflicts: u32) -> u32 {
   loop {
     let confl = propagate();
-    if (confl == NONE) { explain(failIsCol, failLine, failPos, NONE, 0u); }
     if (confl != PROPAGATED) {
       conflicts++;
       if (dl == 0u) { return done_status(); }
@@ -977,16 +1001,8 @@ fn nono_cdcl() {
       }
       rowDirty = (1u << height) - 1u;
       colDirty = (1u << width) - 1u;
-      probeAt = NONE;
-      if ((variant & VARIANT_ROOT_PROBING) != 0u) {
-        // root probing starts from line logic's fixpoint
-        if (propagate() != PROPAGATED) {
-          status = STATUS_CONTRADICTION;
-        } else {
-          probeAt = 0u;
-          probeChanged = 0u;
-        }
-      }
+      // root probing starts from line logic's fixpoint (its first step: one propagate in the code, see probe_root)
+      probeAt = select(NONE, ROOT_LINE, (variant & VARIANT_ROOT_PROBING) != 0u);
       reset_phases();
     }
     // the round's budget in conflicts, root probing's probes counted in it

@@ -536,8 +536,12 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
   const analyze = (confl: number): number => {
     learntLen = 1;
     pathC = 0;
-    if (confl === NONE) takeExplanation();
-    else takeClause(confl, -1);
+    // a settle's contradiction is explained here, not where propagate found it: a conflict at level 0 needs none
+    // (the kernel explains in one place, cdcl.wgsl analyze)
+    if (confl === NONE) {
+      explain(failIsCol, failLine, failPos, -1, 0);
+      takeExplanation();
+    } else takeClause(confl, -1);
     let idx = trailLen - 1;
     let pc = 0;
     for (;;) {
@@ -772,7 +776,6 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
   let untilRestart = RESTART_BASE * luby(1);
   for (;;) {
     const confl = propagate();
-    if (confl === NONE) explain(failIsCol, failLine, failPos, -1, 0);
     if (confl !== undefined) {
       res.conflicts++;
       if (dl === 0) return finish(doneStatus());
