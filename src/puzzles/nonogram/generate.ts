@@ -58,7 +58,7 @@ export function generateRandom(width: number, height: number, seed: number, dens
         return { puzzle, solution: res.solution!, level: res.level!, seed, tries, flips: repairs };
       }
       if (res.status === 'unsolved' && ++timeouts === 2) {
-        throw new UsageError(`the CPU solver could not tell within ${CHECK_MS / 1000} s whether random ${width}x${height} pictures are unique (twice): try a smaller size`);
+        throw new UsageError(`the CPU solver could not tell within ${CHECK_MS / 1000} s whether random ${width}x${height} pictures of density ${density} are unique (twice): try a smaller size or a higher --density (the default for ${width}x${height} is ${defaultDensity(width, height)})`);
       }
       if (res.status !== 'multiple' || repairs === MAX_REPAIRS) break;
       const other = res.solution === cells.join('') ? res.solution2! : res.solution!;
