@@ -66,8 +66,9 @@ export interface BatchOptions {
   maxWords?: number;
   /**
    * The dispatch modes whose pipelines are compiled now (default: every mode the rule has); another compiles when a
-   * run first needs it. On SwiftShader a pipeline takes 0.3-2.3 s to compile (the nonogram rule on 2-word lines: its
-   * two one-generation entry points 3.6 s of 5.8), so a caller that runs one mode compiles that one alone.
+   * run first needs it. A pipeline takes up to seconds to compile on SwiftShader (the nonogram rule on 2-word lines:
+   * its two one-generation entry points, which its rounds solver never dispatches, were two thirds of its compile),
+   * so a caller that runs one mode compiles that one alone.
    */
   modes?: readonly Mode[];
 }
