@@ -50,7 +50,7 @@ describe('cellsolve command line', () => {
       [['gen', 'maze', '--size', '2'], 'a maze needs at least 3x3 cells (got 2x2)'],
       [['gen', 'maze', '--size', '100001'], 'a generated maze has at most 268,435,456 cells'],
       [['gen', 'sudoku', '--size', '64'], 'a 64x64 sudoku is not supported'],
-      [['gen', 'nonogram', '--size', '100000'], 'a generated nonogram has at most 1,048,576 cells'],
+      [['gen', 'nonogram', '--size', '100000'], 'a generated nonogram has at most 409,600 cells'],
     ];
     for (const [args, message] of cases) {
       const r = cli(args);

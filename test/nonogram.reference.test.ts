@@ -171,3 +171,16 @@ describe('line automaton and complete solver', () => {
     expect(verify(diag, '0110')).toBe(false);
   });
 });
+
+describe('the CPU solver keeps its deadline', () => {
+  it('inside line logic too: a 500x500 whose line logic alone takes seconds stops at a 100-ms timeout', () => {
+    // (line logic ran to its end before: the generator's 30-s checks of a 1024x1024 took 479 s to give up)
+    const p = randomPicture(500, 500, 7, 80);
+    const t = performance.now();
+    const r = solveCpu(p, { timeoutMs: 100 });
+    const ms = performance.now() - t;
+    expect(r.status).toBe('unsolved');
+    expect(r.reason).toBe('timeout');
+    expect(ms).toBeLessThan(2000);
+  });
+});

@@ -29,8 +29,11 @@ function random(seed: number) {
 }
 
 const levels: Level[] = ['line', 'probe', 'search'];
-/** A random picture's uniqueness is checked by the CPU solver; past this it is out of reach (200x200 took minutes). */
-const MAX_GENERATED_CELLS = 1 << 20;
+/**
+ * A random picture's uniqueness is checked by the CPU solver, whose line logic alone takes ~20 s on a 640x640 (at the
+ * default density; `gen nonogram --size 640x640 --seed 1` 57 s, three checks) and ~33 s on a 700x700, past CHECK_MS.
+ */
+const MAX_GENERATED_CELLS = 640 * 640;
 /** how long the CPU solver may take to tell whether a picture is unique */
 const CHECK_MS = 30_000;
 /** cells flipped in a picture with a second solution before a new picture is drawn */
@@ -58,7 +61,8 @@ export function generateRandom(width: number, height: number, seed: number, dens
         return { puzzle, solution: res.solution!, level: res.level!, seed, tries, flips: repairs };
       }
       if (res.status === 'unsolved' && ++timeouts === 2) {
-        throw new UsageError(`the CPU solver could not tell within ${CHECK_MS / 1000} s whether random ${width}x${height} pictures of density ${density} are unique (twice): try a smaller size or a higher --density (the default for ${width}x${height} is ${defaultDensity(width, height)})`);
+        const denser = density < defaultDensity(width, height) ? ` or a higher --density (the default for ${width}x${height} is ${defaultDensity(width, height)})` : '';
+        throw new UsageError(`the CPU solver could not tell within ${CHECK_MS / 1000} s whether random ${width}x${height} pictures of density ${density} are unique (twice): try a smaller size${denser}`);
       }
       if (res.status !== 'multiple' || repairs === MAX_REPAIRS) break;
       const other = res.solution === cells.join('') ? res.solution2! : res.solution!;
@@ -112,7 +116,7 @@ export function generateCommand(opts: GenerateOptions): string {
   const out: string[] = [];
   const note = (s: string) => process.stderr.write(s + '\n');
   const tooLarge = (w: number, h: number, hint = '') => {
-    if (w * h > MAX_GENERATED_CELLS) throw new UsageError(`a generated nonogram has at most ${MAX_GENERATED_CELLS.toLocaleString('en-US')} cells, 1024x1024 (got ${w}x${h}${hint})`);
+    if (w * h > MAX_GENERATED_CELLS) throw new UsageError(`a generated nonogram has at most ${MAX_GENERATED_CELLS.toLocaleString('en-US')} cells, 640x640 (got ${w}x${h}${hint}): the CPU check of uniqueness takes minutes past it`);
   };
   if (opts.width) tooLarge(opts.width, opts.height || opts.width);
   if (typeof o.image === 'string') {

@@ -273,8 +273,11 @@ export class LineSolver {
     this.colDirty[i % this.w] = 1;
   }
 
-  /** Runs generations on `cells` (in place) until a fixpoint, a contradiction or `maxGenerations`. */
-  run(cells: Uint8Array, maxGenerations = Infinity): LineRun {
+  /**
+   * Runs generations on `cells` (in place) until a fixpoint, a contradiction or `maxGenerations`. Past `deadline`
+   * (performance.now()) it throws a Timeout: one run on a 700x700 takes ~30 s here.
+   */
+  run(cells: Uint8Array, maxGenerations = Infinity, deadline = Infinity): LineRun {
     let generations = 0;
     let settles = 0;
     const { w, h } = this;
@@ -293,6 +296,7 @@ export class LineSolver {
           if (!dirty[l]) continue;
           dirty[l] = 0;
           settles++;
+          if ((settles & 63) === 0 && performance.now() > deadline) throw new Timeout();
           const base = rows ? l * w : l;
           const step = rows ? 1 : w;
           for (let c = 0; c < len; c++) lineIn[c] = cells[base + c * step];
@@ -420,7 +424,7 @@ export function solveCpu(p: Nonogram, opts: CpuSolveOptions = {}): CpuSolveResul
   };
 
   const run = (cells: Uint8Array) => {
-    const r = solver.run(cells);
+    const r = solver.run(cells, Infinity, deadline);
     res.settles += r.settles;
     return r;
   };
@@ -435,7 +439,13 @@ export function solveCpu(p: Nonogram, opts: CpuSolveOptions = {}): CpuSolveResul
     solver.allDirty();
     return { cells, line: run(cells) };
   };
-  const start = startRoot();
+  let start: ReturnType<typeof startRoot>;
+  try {
+    start = startRoot();
+  } catch (e) {
+    if (!(e instanceof Timeout)) throw e;
+    return { ...res, status: 'unsolved', reason: e.message };
+  }
   let root = start.cells;
   const first = start.line;
   res.generations = first.generations;
