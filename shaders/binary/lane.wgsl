@@ -299,7 +299,7 @@ fn begin_sweep() {
 }
 
 // the puzzle is over: its result, then (the main loop) the next puzzle
-fn finish(status: u32) -> bool {
+fn finish(status: u32) {
   results[resultAt] = status;
   results[resultAt + 1u] = level;
   results[resultAt + 2u] = counts.probes;
@@ -309,11 +309,10 @@ fn finish(status: u32) -> bool {
   results[resultAt + 6u] = counts.branchGens;
   results[resultAt + 7u] = nodes;
   then = THEN_PUZZLE;
-  return true;
 }
 
-fn finish_found() -> bool {
-  return finish(select(select(STATUS_MULTIPLE, STATUS_SOLVED, found == 1u), STATUS_CONTRADICTION, found == 0u));
+fn finish_found() {
+  finish(select(select(STATUS_MULTIPLE, STATUS_SOLVED, found == 1u), STATUS_CONTRADICTION, found == 0u));
 }
 
 fn next_puzzle() -> bool {
@@ -346,18 +345,18 @@ fn next_puzzle() -> bool {
 }
 
 // a new run of the private grid (set up by the caller) in this state
-fn start(s: u32) -> bool {
+fn start(s: u32) {
   state = s;
   methodsNow = METHODS_ALL;
   gensNow = 0u;
   nodes += 1u;
-  return true;
 }
 
 // the node's sweep goes on: the next cell's first way, or (sweep over) a new sweep or a branch
-fn next_probe() -> bool {
+fn next_probe() {
   if (nodes > params.nodeCap) {
-    return finish(STATUS_CAPPED);
+    finish(STATUS_CAPPED);
+    return;
   }
   loop {
     let p = pick_cell();
@@ -369,7 +368,8 @@ fn next_probe() -> bool {
       counts.probes += 1u;
       load_node();
       set_cell(p.x, p.y, p.first);
-      return start(ST_PROBE1);
+      start(ST_PROBE1);
+      return;
     }
     if (fixedInSweep) {
       begin_sweep();
@@ -379,7 +379,8 @@ fn next_probe() -> bool {
   }
   // probing stalled: branch on the best cell, the 1-way on the stack, the 0-way now
   if (depth >= params.depthCap) {
-    return finish(STATUS_DEPTH);
+    finish(STATUS_DEPTH);
+    return;
   }
   counts.branches += 1u;
   let at = stack_at(depth);
@@ -392,13 +393,14 @@ fn next_probe() -> bool {
   rootNode = false;
   load_node();
   set_cell(branchX, branchY, 0u);
-  return start(ST_CHILD);
+  start(ST_CHILD);
 }
 
 // the node is over (complete or dead): the next one from the stack, or the puzzle is over
-fn pop_node() -> bool {
+fn pop_node() {
   if (found >= 2u || depth == 0u) {
-    return finish_found();
+    finish_found();
+    return;
   }
   depth -= 1u;
   let at = stack_at(depth);
@@ -408,27 +410,28 @@ fn pop_node() -> bool {
   }
   rebuild_columns();
   track_all();
-  return start(ST_CHILD);
+  start(ST_CHILD);
 }
 
 // the private grid is a fixpoint of the node (stronger than the saved one): probing goes on from it
-fn node_grew() -> bool {
+fn node_grew() {
   save_node();
   fixedInSweep = true;
   then = THEN_PROBE;
-  return true;
 }
 
-// the run ended (RUN_*): what follows, set up for the next turn; false when the invocation has no puzzle left
-fn on_end(outcome: u32) -> bool {
+// the run ended (RUN_*): what follows, set up for the next turn (or left in `then` for the main loop)
+fn on_end(outcome: u32) {
   if (state == ST_STAGE) {
     counts.gens += gensNow;
     if (outcome == RUN_DONE) {
       solution_found();
-      return finish_found();
+      finish_found();
+      return;
     }
     if (outcome == RUN_CONTRADICTION) {
-      return finish(STATUS_CONTRADICTION);
+      finish(STATUS_CONTRADICTION);
+      return;
     }
     // the next stage (Rule 3 off: no Method 4 stage), or probing
     if (level == 1u || (level == 2u && gDistinct)) {
@@ -437,13 +440,13 @@ fn on_end(outcome: u32) -> bool {
       gensNow = 0u;
       nodes += 1u;
       track_all();
-      return true;
+      return;
     }
     level = 4u;
     save_node();
     begin_sweep();
     then = THEN_PROBE;
-    return true;
+    return;
   }
   if (state == ST_PROBE1) {
     counts.probeGens += gensNow;
@@ -452,12 +455,14 @@ fn on_end(outcome: u32) -> bool {
       // the other way follows from the node: its fixpoint is the stronger node
       load_node();
       set_cell(probeX, probeY, 1u - probeFirst);
-      return start(ST_ADOPT);
+      start(ST_ADOPT);
+      return;
     }
     if (outcome == RUN_DONE) {
       solution_found();
       if (found >= 2u) {
-        return finish_found();
+        finish_found();
+        return;
       }
     }
     firstKnown = known_cells();
@@ -469,7 +474,8 @@ fn on_end(outcome: u32) -> bool {
     counts.probes += 1u;
     load_node();
     set_cell(probeX, probeY, 1u - probeFirst);
-    return start(ST_PROBE2);
+    start(ST_PROBE2);
+    return;
   }
   if (state == ST_PROBE2) {
     counts.probeGens += gensNow;
@@ -483,14 +489,16 @@ fn on_end(outcome: u32) -> bool {
       track_set(endTrack);
       if (firstOutcome == RUN_DONE) {
         then = THEN_POP;
-        return true;
+        return;
       }
-      return node_grew();
+      node_grew();
+      return;
     }
     if (outcome == RUN_DONE) {
       solution_found();
       if (found >= 2u) {
-        return finish_found();
+        finish_found();
+        return;
       }
     }
     // both live: what they share holds
@@ -510,11 +518,12 @@ fn on_end(outcome: u32) -> bool {
     }
     if (!grew) {
       then = THEN_PROBE;
-      return true;
+      return;
     }
     rebuild_columns();
     track_all();
-    return start(ST_ADOPT);
+    start(ST_ADOPT);
+    return;
   }
   // ST_ADOPT, ST_CHILD: a node's own run
   if (rootNode) {
@@ -525,19 +534,19 @@ fn on_end(outcome: u32) -> bool {
   if (outcome == RUN_DONE) {
     solution_found();
     then = THEN_POP;
-    return true;
+    return;
   }
   if (outcome == RUN_CONTRADICTION) {
     then = THEN_POP;
-    return true;
+    return;
   }
   if (state == ST_ADOPT) {
-    return node_grew();
+    node_grew();
+    return;
   }
   save_node();
   begin_sweep();
   then = THEN_PROBE;
-  return true;
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)

@@ -36,6 +36,8 @@ const levels: Level[] = ['line', 'probe', 'search'];
 const MAX_GENERATED_CELLS = 640 * 640;
 /** how long the CPU solver may take to tell whether a picture is unique */
 const CHECK_MS = 30_000;
+/** the density of random pictures up to 30x30 (defaultDensity past it) */
+const SMALL_DENSITY = 0.55;
 /** cells flipped in a picture with a second solution before a new picture is drawn */
 const MAX_REPAIRS = 32;
 
@@ -48,7 +50,7 @@ const MAX_REPAIRS = 32;
  * that level": random pictures of 20x20 that are unique and need search are rare (none in 10,000 at density 0.55;
  * at 0.45 the first after 3,023 pictures and 660 s, the multiple-solution ones being slow to tell apart).
  */
-export function generateRandom(width: number, height: number, seed: number, density = 0.55, maxLevel: Level = 'search', maxTries = 10_000): Generated {
+export function generateRandom(width: number, height: number, seed: number, density = SMALL_DENSITY, maxLevel: Level = 'search', maxTries = 10_000): Generated {
   const rnd = random(seed);
   let timeouts = 0;
   for (let tries = 1; tries <= maxTries; tries++) {
@@ -61,7 +63,8 @@ export function generateRandom(width: number, height: number, seed: number, dens
         return { puzzle, solution: res.solution!, level: res.level!, seed, tries, flips: repairs };
       }
       if (res.status === 'unsolved' && ++timeouts === 2) {
-        const denser = density < defaultDensity(width, height) ? ` or a higher --density (the default for ${width}x${height} is ${defaultDensity(width, height)})` : '';
+        const byDefault = defaultDensity(width, height);
+        const denser = density < byDefault ? ` or a higher --density (the default for ${width}x${height} is ${byDefault})` : '';
         throw new UsageError(`the CPU solver could not tell within ${CHECK_MS / 1000} s whether random ${width}x${height} pictures of density ${density} are unique (twice): try a smaller size${denser}`);
       }
       if (res.status !== 'multiple' || repairs === MAX_REPAIRS) break;
@@ -84,7 +87,7 @@ export function generateRandom(width: number, height: number, seed: number, dens
  */
 export function defaultDensity(width: number, height: number): number {
   const n = Math.sqrt(width * height);
-  return n <= 30 ? 0.55 : Math.min(0.8, Math.round((0.55 + 0.06 * Math.log2(n / 30)) * 100) / 100);
+  return n <= 30 ? SMALL_DENSITY : Math.min(0.8, Math.round((SMALL_DENSITY + 0.06 * Math.log2(n / 30)) * 100) / 100);
 }
 
 /** The puzzle of a picture, and whether it is uniquely solvable (and by what). */
@@ -133,7 +136,7 @@ export function generateCommand(opts: GenerateOptions): string {
   const w = opts.width || 20;
   const h = opts.height || w;
   const density = o.density === undefined ? defaultDensity(w, h) : Number(o.density);
-  if (o.density === undefined && density !== 0.55) note(`density ${density} (denser for large sizes, where random pictures of 0.55 are far from unique; --density D sets it)`);
+  if (o.density === undefined && density !== SMALL_DENSITY) note(`density ${density} (denser for large sizes, where random pictures of ${SMALL_DENSITY} are far from unique; --density D sets it)`);
   const maxLevel = (typeof o.level === 'string' ? o.level : 'search') as Level;
   if (!levels.includes(maxLevel)) throw new UsageError(`--level: unknown '${maxLevel}' (line, probe, search)`);
   for (let k = 0; k < opts.count; k++) {

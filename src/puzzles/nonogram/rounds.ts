@@ -189,7 +189,12 @@ export class RoundRun<O> {
   start(index: number): void {
     if (this.started.has(index)) throw new Error(`${this.kernel.label}: puzzle ${index} started twice`);
     this.started.add(index);
-    this.active.push({ index, slot: this.free.pop()!, resume: false, rounds: 0, ended: false, member: 0, joined: false, counted: 0 });
+    this.active.push(this.newJob(index, 0));
+  }
+
+  /** A job of search `member` for puzzle `index` in a free slot, not yet in a round. */
+  private newJob(index: number, member: number): Job {
+    return { index, slot: this.free.pop()!, resume: false, rounds: 0, ended: false, member, joined: false, counted: 0 };
   }
 
   /** The next search starts beside each job that has been in `joinAfter` rounds without an answer known, while slots
@@ -202,7 +207,7 @@ export class RoundRun<O> {
       if (!this.room) return;
       if (job.ended || job.joined || job.rounds < joinAfter || job.member + 1 >= variants.length || this.dropped.has(job.index)) continue;
       job.joined = true;
-      this.active.push({ index: job.index, slot: this.free.pop()!, resume: false, rounds: 0, ended: false, member: job.member + 1, joined: false, counted: 0 });
+      this.active.push(this.newJob(job.index, job.member + 1));
       this.stats.joined = (this.stats.joined ?? 0) + 1;
     }
   }
