@@ -186,7 +186,7 @@ let settledEmp = 0;
  * settledEmp; false on a contradiction. The same function as reference.ts settle and settle.wgsl settle1 (the kernel
  * = twin tests compare every settle's outcome through the search), on words instead of a DP over cells: the twin's
  * conflicts cost 3x less (TAAI #401-500: 0.21 ms against 0.65). On SwiftShader the same loops were no faster than
- * settle1 (README).
+ * settle1 (EXPERIMENTS.md).
  */
 function settleByAutomaton(a: LineAutomaton, len: number, fil: number, emp: number): boolean {
   let s = 1;

@@ -398,7 +398,7 @@ export const RESTART_AFTER = 100_000;
  * cell mostly serve the choice. The root still probes to its fixpoint (its facts serve the whole tree). CPU twin, TAAI
  * first solutions, 400k cap: #305-995 by 10 4.59M probes against 4.67M, #300-990 by 10 4.59M against 4.83M, each
  * puzzle ~0.92x (geometric mean; about 50 better, 13 worse). The second search's sum keeps its full choice: with it
- * the pair's cost model lost puzzles at the cap (README).
+ * the pair's cost model lost puzzles at the cap (EXPERIMENTS.md).
  */
 export const EARLY_BRANCH_SCORE = 15;
 

@@ -114,9 +114,9 @@ export const SEARCHES: Search[] = ['auto', 'probing', 'cdcl', 'race'];
  * The CDCL side of 'race' and 'auto': it runs on few lanes, joining a puzzle after probing has spent `joinAfter`
  * rounds (500 probes each) on it, and aims at `share` of the GPU's time (raceRounds `secondShare`).
  * - race: after 80 rounds, a quarter of the GPU (probing still has most puzzles). CDCL on more lanes, or joining
- *   after 2 or 5 rounds (of 2,000 probes), answered fewer TAAI puzzles in 82 and 240 s than probing alone (README).
+ *   after 2 or 5 rounds (of 2,000 probes), answered fewer TAAI puzzles in 82 and 240 s than probing alone (EXPERIMENTS.md).
  * - auto: after 1,000 rounds (up to 500,000 probes), where probing's tail is: puzzles it answers past 10^6 probes,
- *   and the eight TAAI puzzles it left open after 7.5M probes each, six of which CDCL answers (README). A TAAI run
+ *   and the eight TAAI puzzles it left open after 7.5M probes each, six of which CDCL answers (EXPERIMENTS.md). A TAAI run
  *   gets there after ~7 minutes (300-500 rounds in 240 s; the first CDCL answer at 441 s), a lone hard puzzle after
  *   ~10 s, and the CDCL pipeline is compiled only then. Half the GPU: probing has only its tail left.
  * 32 slots: 8 puzzles with all four CDCL searches (cdcl.ts CDCL_SEARCHES), or 32 with one; with 16, the puzzles past
