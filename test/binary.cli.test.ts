@@ -1,10 +1,10 @@
 // `cellsolve solve binary` and `cellsolve gen binary` end to end (CLI.md): output forms, JSON fields, exit codes.
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { formatGameId } from '../src/puzzles/binary/codec.ts';
 import { skipGpu } from './gpu.ts';
+import { runCli } from './cli.helpers.ts';
 
-const cli = (args: string[], input?: string) => spawnSync('node', ['bin/cellsolve.js', ...args], { encoding: 'utf8', input, timeout: 120_000 });
+const cli = runCli;
 
 describe('cellsolve binary', () => {
   it('a bad grid names file, line and column; exit 2', () => {

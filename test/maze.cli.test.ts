@@ -1,12 +1,11 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseMazes } from '../src/puzzles/maze/codec.ts';
 import { skipGpu } from './gpu.ts';
+import { runCli, tempDir } from './cli.helpers.ts';
 
-const cli = (args: string[], input?: string) => spawnSync('node', ['bin/cellsolve.js', ...args], { encoding: 'utf8', input, timeout: 120_000 });
+const cli = runCli;
 
 describe('cellsolve gen/solve maze', () => {
   it('a ragged maze is a usage error naming line and column (exit 2)', () => {
@@ -36,7 +35,7 @@ describe('cellsolve gen/solve maze', () => {
     const blocked = cli(['solve', 'maze', '--json', '-'], '#S###\n# # #\n###E#\n');
     expect(blocked.status).toBe(1);
     expect(JSON.parse(blocked.stdout).status).toBe('contradiction');
-    const dir = mkdtempSync(join(tmpdir(), 'maze-'));
+    const dir = tempDir('maze-');
     const out = join(dir, 'solved.png');
     const png = cli(['solve', 'maze', '--out', out, '-'], two.split('\n\n')[0]);
     expect(png.status, png.stderr).toBe(0);

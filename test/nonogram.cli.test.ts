@@ -1,14 +1,14 @@
 // `cellsolve solve nonogram` and `cellsolve gen nonogram` end to end, on the samples in samples/nonogram.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseNonograms, readPngPicture, solutionPng } from '../src/puzzles/nonogram/codec.ts';
 import { solveCpu } from '../src/puzzles/nonogram/reference.ts';
 import { skipGpu } from './gpu.ts';
+import { runCli, tempDir } from './cli.helpers.ts';
 
-const cli = (args: string[], input?: string) => spawnSync('node', ['bin/cellsolve.js', ...args], { encoding: 'utf8', input, timeout: 300_000 });
+const cli = (args: string[], input?: string) => runCli(args, input, 300_000);
 const S = 'samples/nonogram/';
 
 const taai = '../shared/data/nonogram/tournament/question/taai2011.txt';
@@ -106,7 +106,7 @@ describe('cellsolve gen/solve nonogram', () => {
     const made = cli(['gen', 'nonogram', '--size', '12x9', '--seed', '5']);
     expect(made.status, made.stderr).toBe(0);
     const [record] = parseNonograms(new TextEncoder().encode(made.stdout), 'made.non');
-    const dir = mkdtempSync(join(tmpdir(), 'nonogram-'));
+    const dir = tempDir('nonogram-');
     const png = join(dir, 'made.png');
     // the way `solve nonogram --out x.png` draws it: 512 / 12 = 42 pixels a cell
     writeFileSync(png, solutionPng(record.expected!, 12, 9, 42));
@@ -173,7 +173,7 @@ describe('cellsolve gen/solve nonogram', () => {
     expect(line.status).toBe(1);
     expect(line.stdout).toContain('unsolved (stalled)');
     expect(line.stdout).toContain('??\n??');
-    const dir = mkdtempSync(join(tmpdir(), 'nonogram-'));
+    const dir = tempDir('nonogram-');
     const out = join(dir, 'heart.png');
     const png = cli(['solve', 'nonogram', '--out', out, `${S}heart.non`]);
     expect(png.status, png.stderr).toBe(0);
