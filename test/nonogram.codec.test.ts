@@ -106,6 +106,13 @@ describe('nonogram readers', () => {
     expect(parse('2x2:1/1/1/1,Ab', 'g.txt')[0].error).toMatch(/g.txt:1:15: too little data/);
   });
 
+  it('a picture whose rows all start with a filled cell is a picture, not comments; comments may sit among .non clues', () => {
+    const [pic] = parse('##\n#.\n', 'p.txt');
+    expect([pic.form, pic.expected, pic.puzzle?.rows]).toEqual(['grid', '1110', [[2], [1]]]);
+    const [non] = parse('width 2\nheight 1\nrows\n# the only row\n2\ncolumns\n1\n# between\n1\n', 'c.non');
+    expect(non.puzzle).toEqual({ width: 2, height: 1, rows: [[2]], columns: [[1], [1]], title: undefined });
+  });
+
   it('pictures: # / . grids and PNG', () => {
     const [g] = parse('#.#\n###\n', 'p.txt', { format: 'grid' });
     expect(g.puzzle!.rows).toEqual([[1, 1], [3]]);
@@ -168,6 +175,15 @@ describe('nonogram clue errors name line and column', () => {
     ['{"rows": [[1]], "columns": [[1], []], "goal": "100"}', 'e.json', /e.json:1:47: goal has 3 cells, the grid 2x1 has 2/],
     ['{"rows": [[1]], "columns": {"0": [1]}}', 'e.json', /e.json:1:28: "columns" must be a list of clue lists/],
     ['{"rows": [[1]], "columns": [[1]], "goal": 1}', 'e.json', /e.json:1:43: "goal" must be a string of 0s and 1s/],
+    // mistakes a lenient reader used to hide
+    ['width 3\nheight 1\nrows\n1,,1\ncolumns\n1\n0\n1\n', 'e.non', /e.non:4:2: an empty clue between commas/],
+    ['width 1\nheight 1\nrows\n1\ncolumns\n1\nrows\n0\n', 'e.non', /e.non:7:1: a second 'rows' block \(the first is at line 4\)/],
+    ['width 99999999999999999999\n', 'e.non', /e.non:1:7: width 9999999999999999999\d* is larger than any puzzle/],
+    ['3 2\n100000000000000000000000\n1\n1\n1\n0\n', 'e.nin', /e.nin:2:1: clue 100000000000000000000000 is larger than any line/],
+    ['3 2\n1\n' + '1 '.repeat(100_000) + '\n1\n1\n0\n', 'e.nin', /e.nin:3:1: row 2: clue (1 ){20}\.\.\. needs 199999 cells but the row has 3$/],
+    // a tournament file that lost its first header, and a file no reader claims
+    ['1\t1\n1\n$2\n1\n1\n', 'e.txt', /e.txt:1:1: a clue line before any '\$k' header/],
+    ['hello world\n', 'e.txt', /e.txt:1:1: cannot tell the nonogram format from the name or from 'hello world'/],
   ];
   for (const [text, file, want] of cases) {
     it(`${file}: ${want.source.slice(0, 60)}`, () => {
@@ -211,6 +227,12 @@ describe('nonogram clue errors name line and column', () => {
       else expect(offset, text).toBeLessThan(text.length);
     }
     expect(positioned).toBeGreaterThan(5_000);
+  });
+
+  it('an error record says where its puzzle starts; the message names the bad spot', () => {
+    const [bad] = parse('title "t"\nwidth 2\nheight 1\nrows\n1\ncolumns\n1\n1,x\n', 'e.non');
+    expect(bad.error).toMatch(/^e.non:8:3: bad clue token 'x'/);
+    expect(bad.line).toBe(1);
   });
 
   it('a bad record does not stop the next one', () => {

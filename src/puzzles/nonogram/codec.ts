@@ -8,6 +8,7 @@
 // Out: `#`/`.` grid text, .non with `goal`, tournament solutions ($k + rows of 0/1), PNG.
 import { PNG } from 'pngjs';
 import type { PuzzleRecord } from '../types.ts';
+import { UsageError } from '../../cli/args.ts';
 
 export interface Nonogram {
   width: number;
@@ -62,16 +63,22 @@ export function detectForm(bytes: Uint8Array, file: string, forced?: string): No
   if (ext === 'tsv') return 'tsv';
   if (ext === 'json' || ext === 'jsonl') return 'json';
   const text = decoder.decode(bytes.subarray(0, 4096));
-  const first = toLines(text).find((l) => l.text.trim() !== '' && !l.text.trimStart().startsWith('#'));
+  const lines = toLines(text).filter((l) => l.text.trim() !== '');
+  // a picture whose rows all start with a filled cell is not a file of comments
+  if (lines.length && lines.slice(0, -1).concat(bytes.length <= 4096 ? lines.slice(-1) : []).every((l) => /^[#.]+$/.test(l.text.trim()))) return 'grid';
+  const first = lines.find((l) => !l.text.trimStart().startsWith('#'));
   const t = first?.text.trim() ?? '';
-  if (/^\$\d+\$?$/.test(t)) return 'tournament';
+  // only tournament files have `$k` headers (one that lost its first header is still one: its reader says so)
+  if (/^\$\d+\$?$/.test(t) || lines.some((l) => /^\s*\$\d+\$?\s*$/.test(l.text))) return 'tournament';
   if (/^\d+x\d+:/.test(t)) return 'gameid';
   if (/^game_id\t/.test(t)) return 'tsv';
   if (t.startsWith('{') || t.startsWith('[')) return 'json';
   if (/^\d+\s+\d+$/.test(t)) return 'nin';
   if (/^(width|height|rows|columns|title|catalogue|by|copyright|license|goal|color)\b/.test(t)) return 'non';
   if (/^[#.]+$/.test(t)) return 'grid';
-  return 'non';
+  if (!first) return 'non'; // comments alone: no puzzle
+  const shown = t.length > 40 ? `${t.slice(0, 40)}...` : t;
+  throw new ClueError(`cannot tell the nonogram format from the name or from '${shown}' (.non, .nin, .json, .tsv, a tournament '$k' header, a WxH: game id, a #/. picture; or name it with --format)`, first.no, 1);
 }
 
 /** Reads every puzzle in one input. */
@@ -108,8 +115,9 @@ export function parseNonograms(bytes: Uint8Array, file: string, options: Record<
   return records;
 }
 
-function errorRecord(file: string, e: unknown, line = 1, form?: NonogramForm): PuzzleRecord<Nonogram> {
-  if (e instanceof ClueError) return { file, line: e.line, form, error: `${file}:${e.line}:${e.column}: ${e.message}` };
+/** A record that could not be read: `line` is where its puzzle starts (CLI.md), the message names the bad spot. */
+function errorRecord(file: string, e: unknown, line?: number, form?: NonogramForm): PuzzleRecord<Nonogram> {
+  if (e instanceof ClueError) return { file, line: line ?? e.line, form, error: `${file}:${e.line}:${e.column}: ${e.message}` };
   throw e;
 }
 
@@ -140,8 +148,10 @@ function readClueLine(line: Line, sep: RegExp, colour = false, colours?: Set<str
     const token = m[0];
     const col = m.index + 1;
     const tm = colour ? /^(\d+)([a-z]?)$/.exec(token) : /^(\d+)$/.exec(token);
-    if (!tm) throw new ClueError(`bad clue token '${token}': expected a whole number`, line.no, col);
+    if (!tm) throw new ClueError(`bad clue token '${quote(token)}': expected a whole number`, line.no, col);
     if (tm[2]) colours?.add(tm[2]);
+    // no line is a billion cells long: a number that long is a typo (and would print as 1e+23)
+    if (tm[1].length > 9) throw new ClueError(`clue ${quote(tm[1])} is larger than any line`, line.no, col);
     const n = Number(tm[1]);
     if (n === 0) {
       // `0` alone means an empty line; a 0 among other numbers is a mistake
@@ -152,6 +162,10 @@ function readClueLine(line: Line, sep: RegExp, colour = false, colours?: Set<str
   }
   return out;
 }
+
+/** Input text inside a message, cut short: a 200,000-number clue line is not echoed whole. */
+const quote = (text: string, max = 40) => (text.length > max ? `${text.slice(0, max)}...` : text);
+const clueText = (clue: number[]) => quote(clue.join(' '));
 
 const need = (clue: number[]) => (clue.length === 0 ? 0 : clue.reduce((a, b) => a + b, 0) + clue.length - 1);
 const sum = (clue: number[]) => clue.reduce((a, b) => a + b, 0);
@@ -180,13 +194,13 @@ export function checkClues(p: Nonogram, places?: Places): void {
   p.rows.forEach((clue, i) => {
     if (need(clue) > p.width) {
       const a = at('rows', i);
-      throw new ClueError(`row ${i + 1}: clue ${clue.join(' ')} needs ${need(clue)} cells but the row has ${p.width}`, a.line, a.column);
+      throw new ClueError(`row ${i + 1}: clue ${clueText(clue)} needs ${need(clue)} cells but the row has ${p.width}`, a.line, a.column);
     }
   });
   p.columns.forEach((clue, i) => {
     if (need(clue) > p.height) {
       const a = at('columns', i);
-      throw new ClueError(`column ${i + 1}: clue ${clue.join(' ')} needs ${need(clue)} cells but the column has ${p.height}`, a.line, a.column);
+      throw new ClueError(`column ${i + 1}: clue ${clueText(clue)} needs ${need(clue)} cells but the column has ${p.height}`, a.line, a.column);
     }
   });
   const rs = p.rows.reduce((a, c) => a + sum(c), 0);
@@ -238,7 +252,8 @@ function readNon(lines: Line[], start: number): { puzzle: Nonogram; expected?: s
   const intValue = (l: Line, key: string) => {
     const m = new RegExp(`^\\s*${key}\\s+(\\S+)\\s*$`).exec(l.text);
     const v = m?.[1] ?? '';
-    if (!/^\d+$/.test(v)) throw new ClueError(`${key} must be a whole number, got '${v}'`, l.no, l.text.indexOf(key) + key.length + 2);
+    if (!/^\d+$/.test(v)) throw new ClueError(`${key} must be a whole number, got '${quote(v)}'`, l.no, l.text.indexOf(key) + key.length + 2);
+    if (v.length > 9) throw new ClueError(`${key} ${quote(v)} is larger than any puzzle`, l.no, l.text.indexOf(key) + key.length + 2);
     return Number(v);
   };
   while (i < lines.length) {
@@ -258,17 +273,24 @@ function readNon(lines: Line[], start: number): { puzzle: Nonogram; expected?: s
       const n = key === 'rows' ? height : width;
       if (n < 0) throw new ClueError(`'${key}' before '${key === 'rows' ? 'height' : 'width'}'`, l.no, 1);
       if (l.text.trim() !== key) throw new ClueError(`'${key}' must stand alone on its line`, l.no, l.text.indexOf(key) + key.length + 1);
+      if ((key === 'rows' ? rows : columns) !== null) throw new ClueError(`a second '${key}' block (the first is at line ${places[key][0]?.line ?? '?'})`, l.no, 1);
       const clues: number[][] = [];
       for (let k = 0; k < n; k++) {
-        const cl = lines[i + 1 + k];
+        const cl = lines[++i];
         if (!cl) throw new ClueError(`${key}: expected ${n} clue lines, the input ends after ${k}`, l.no, 1);
-        if (/^\s*[a-z]/.test(cl.text)) throw new ClueError(`${key}: expected ${n} clue lines, found ${k} before '${cl.text.trim().split(/\s/)[0]}'`, cl.no, 1);
+        // comment lines (CLI.md) may sit among the clue lines
+        if (cl.text.trimStart().startsWith('#')) {
+          k--;
+          continue;
+        }
+        if (/^\s*[a-z]/.test(cl.text)) throw new ClueError(`${key}: expected ${n} clue lines, found ${k} before '${quote(cl.text.trim().split(/\s/)[0])}'`, cl.no, 1);
+        const empty = /(^|,)\s*(,|$)/.exec(cl.text.trim());
+        if (empty && cl.text.trim() !== '') throw new ClueError(`an empty clue between commas`, cl.no, cl.text.indexOf(cl.text.trim()) + empty.index + 1);
         clues.push(readClueLine(cl, /,\s/, true, colours));
         places[key].push({ line: cl.no, column: 1 });
       }
       if (key === 'rows') rows = clues;
       else columns = clues;
-      i += n;
     }
     // every other line is ignored (FORMAT.md: parsers must ignore any line that they don't recognise)
     i++;
@@ -298,7 +320,7 @@ function parseNin(text: string, file: string): PuzzleRecord<Nonogram>[] {
   return [
     record(file, head.no, 'nin', () => {
       const m = /^\s*(\d+)\s+(\d+)\s*$/.exec(head.text);
-      if (!m) throw new ClueError(`expected 'width height', got '${head.text.trim()}'`, head.no, 1);
+      if (!m) throw new ClueError(`expected 'width height', got '${quote(head.text.trim())}'`, head.no, 1);
       const w = Number(m[1]);
       const h = Number(m[2]);
       const body = lines.slice(1, 1 + h + w);
@@ -327,9 +349,14 @@ function tournamentBlocks(text: string): { head: Line; body: Line[] }[] {
 }
 
 function parseTournament(text: string, file: string): PuzzleRecord<Nonogram>[] {
+  // clue lines before the first `$k` belong to no puzzle: a lost header, not lines to skip
+  const stray = toLines(text).find((l) => l.text.trim() !== '' && !l.text.trimStart().startsWith('#'));
+  if (stray && !/^\s*\$/.test(stray.text)) {
+    return [errorRecord(file, new ClueError(`a clue line before any '$k' header (a tournament file starts each puzzle with '$k')`, stray.no, 1))];
+  }
   return tournamentBlocks(text).map(({ head, body }) =>
     record(file, head.no, 'tournament', () => {
-      if (!/^\s*\$\d+\$?\s*$/.test(head.text)) throw new ClueError(`expected '$number', got '${head.text.trim()}'`, head.no, 1);
+      if (!/^\s*\$\d+\$?\s*$/.test(head.text)) throw new ClueError(`expected '$number', got '${quote(head.text.trim())}'`, head.no, 1);
       if (body.length === 0 || body.length % 2) throw new ClueError(`expected 2N clue lines (N columns, then N rows), found ${body.length}`, head.no, 1);
       const n = body.length / 2;
       const places: Places = { rows: [], columns: [], start: { line: head.no, column: 1 } };
@@ -355,8 +382,14 @@ export function parseTournamentSolutions(text: string): Map<number, string> {
 /** `--solutions FILE`: expected solutions for tournament records, matched by their `$k` number. */
 function attachSolutions(records: PuzzleRecord<Nonogram>[], path: string): void {
   // read lazily so that the browser bundle never needs node:fs unless this option is used
-  const text = (globalThis as { process?: { getBuiltinModule?: (m: string) => { readFileSync: (p: string, e: string) => string } } }).process?.getBuiltinModule?.('node:fs').readFileSync(path, 'utf8');
-  if (text === undefined) throw new Error('--solutions needs a file system');
+  const fs = (globalThis as { process?: { getBuiltinModule?: (m: string) => { readFileSync: (p: string, e: string) => string } } }).process?.getBuiltinModule?.('node:fs');
+  if (!fs) throw new UsageError('--solutions needs a file system');
+  let text: string;
+  try {
+    text = fs.readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read --solutions '${path}': ${(e as { code?: string }).code ?? (e as Error).message}`);
+  }
   const sols = parseTournamentSolutions(text);
   for (const r of records) {
     const k = Number(/\$(\d+)/.exec(r.puzzle?.title ?? '')?.[1]);
@@ -390,7 +423,7 @@ export function readGameId(id: string, line: number, col0 = 1): Nonogram {
     if (list !== '') {
       let at = pos;
       for (const t of list.split('.')) {
-        if (!/^\d+$/.test(t) || Number(t) === 0) throw new ClueError(`bad clue token '${t}': expected a number from 1 up`, line, col0 + at);
+        if (!/^\d+$/.test(t) || Number(t) === 0) throw new ClueError(`bad clue token '${quote(t)}': expected a number from 1 up`, line, col0 + at);
         out.push(Number(t));
         at += t.length + 1;
       }
