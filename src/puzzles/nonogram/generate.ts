@@ -40,6 +40,8 @@ const CHECK_MS = 30_000;
 const SMALL_DENSITY = 0.55;
 /** cells flipped in a picture with a second solution before a new picture is drawn */
 const MAX_REPAIRS = 32;
+/** how long one puzzle may be looked for: sparse pictures under --level line can take thousands of draws */
+const GIVE_UP_MS = 60_000;
 
 /**
  * A uniquely solvable puzzle from random pictures of the given size and density (filled share), drawn from `seed`
@@ -53,7 +55,9 @@ const MAX_REPAIRS = 32;
 export function generateRandom(width: number, height: number, seed: number, density = SMALL_DENSITY, maxLevel: Level = 'search', maxTries = 10_000): Generated {
   const rnd = random(seed);
   let timeouts = 0;
-  for (let tries = 1; tries <= maxTries; tries++) {
+  const t0 = performance.now();
+  let tries = 1;
+  for (; tries <= maxTries && performance.now() - t0 < GIVE_UP_MS; tries++) {
     const cells = Array.from({ length: width * height }, () => (rnd() < density ? 1 : 0));
     for (let repairs = 0; ; repairs++) {
       const puzzle = pictureToPuzzle(cells, width, height, `random ${width}x${height} seed ${seed}`);
@@ -73,7 +77,8 @@ export function generateRandom(width: number, height: number, seed: number, dens
       cells[differ[Math.floor(rnd() * differ.length)]] ^= 1;
     }
   }
-  throw new UsageError(`no uniquely solvable ${width}x${height} puzzle of level ${maxLevel} or below within ${maxTries} random pictures of density ${density}: try another size or --density`);
+  const within = tries > maxTries ? `${maxTries} random pictures` : `${GIVE_UP_MS / 1000} s (${tries - 1} random pictures)`;
+  throw new UsageError(`no uniquely solvable ${width}x${height} puzzle of level ${maxLevel} or below within ${within} of density ${density}: try another size or --density`);
 }
 
 /**
@@ -122,8 +127,24 @@ export function generateCommand(opts: GenerateOptions): string {
     if (w * h > MAX_GENERATED_CELLS) throw new UsageError(`a generated nonogram has at most ${MAX_GENERATED_CELLS.toLocaleString('en-US')} cells, 640x640 (got ${w}x${h}${hint}): the CPU check of uniqueness takes minutes past it`);
   };
   if (opts.width) tooLarge(opts.width, opts.height || opts.width);
+  const maxLevel = (typeof o.level === 'string' ? o.level : 'search') as Level;
+  if (!levels.includes(maxLevel)) throw new UsageError(`--level: unknown '${maxLevel}' (line, probe, search)`);
+  if (format === 'tournament' && opts.width && opts.width !== (opts.height || opts.width)) {
+    throw new UsageError(`the tournament format holds square puzzles only (got --size ${opts.width}x${opts.height}): use --format non, json or gameid`);
+  }
   if (typeof o.image === 'string') {
-    const pic = readPicture(opts.readFile(o.image), opts.width ? { width: opts.width, height: opts.height || opts.width } : undefined);
+    const unused = ['count', 'seed', 'density'].filter((name) => o[name] !== undefined);
+    if (unused.length) throw new UsageError(`--image makes one puzzle from the picture: ${unused.map((n) => `--${n}`).join(', ')} would be ignored`);
+    let pic;
+    try {
+      pic = readPicture(opts.readFile(o.image), opts.width ? { width: opts.width, height: opts.height || opts.width } : undefined);
+    } catch (e) {
+      if (e instanceof UsageError) throw e;
+      throw new UsageError(`${o.image}: not a readable PNG (${(e as Error).message})`);
+    }
+    if (format === 'tournament' && pic.width !== pic.height) {
+      throw new UsageError(`the tournament format holds square puzzles only (the picture is ${pic.width}x${pic.height} cells): use --format non, json or gameid`);
+    }
     tooLarge(pic.width, pic.height, `: ${pic.how}; --size WxH resamples the picture`);
     const g = fromPicture(pic.cells, pic.width, pic.height, o.image.replace(/^.*\//, ''));
     const unsolved = g.status === 'contradiction' ? 'contradiction' : `not solved (${g.reason ?? g.status})`;
@@ -131,14 +152,13 @@ export function generateCommand(opts: GenerateOptions): string {
       g.status === 'solved' ? `uniquely solvable, ${g.level === 'line' ? 'line logic alone suffices' : `needs ${g.level}`}` : g.status === 'multiple' ? 'NOT uniquely solvable (two solutions found)' : unsolved;
     note(`${o.image}: ${pic.pixels}, ${pic.width}x${pic.height} cells (${pic.how}), ${verdict}`);
     if (g.status !== 'solved') throw new UsageError(`${o.image}: ${g.status === 'multiple' ? "the picture's clues have more than one solution" : unsolved}; not kept${g.status === 'unsolved' && !opts.width ? ' (--size WxH resamples the picture to fewer cells)' : ''}`);
+    if (levels.indexOf(g.level!) > levels.indexOf(maxLevel)) throw new UsageError(`${o.image}: its clues need ${g.level}, more than --level ${maxLevel}; not kept`);
     return formatOne(g, 0, format);
   }
   const w = opts.width || 20;
   const h = opts.height || w;
   const density = o.density === undefined ? defaultDensity(w, h) : Number(o.density);
   if (o.density === undefined && density !== SMALL_DENSITY) note(`density ${density} (denser for large sizes, where random pictures of ${SMALL_DENSITY} are far from unique; --density D sets it)`);
-  const maxLevel = (typeof o.level === 'string' ? o.level : 'search') as Level;
-  if (!levels.includes(maxLevel)) throw new UsageError(`--level: unknown '${maxLevel}' (line, probe, search)`);
   for (let k = 0; k < opts.count; k++) {
     const seed = opts.seed + k;
     const g = generateRandom(w, h, seed, density, maxLevel);
