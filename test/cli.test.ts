@@ -85,10 +85,15 @@ describe('cellsolve command line', () => {
     expect(cli(['bench', 'nonogram', '--help']).stdout).toContain('--second-search on|off');
   });
 
-  it('flags take no value, so a file after one stays a file; --name=value still sets one', () => {
+  it('flags take no value, so a file after one stays a file; --flag=false turns it off, not on; -h is --help', () => {
     const flags = flagsOf(['solve', 'sudoku']);
     expect(parseArgs(['--diagonal', 'x.txt', '--json'], flags)).toEqual({ positional: ['x.txt'], options: { diagonal: true, json: true } });
-    expect(parseArgs(['--diagonal=false', '--method', 'ca', 'y'], flags)).toEqual({ positional: ['y'], options: { diagonal: 'false', method: 'ca' } });
+    expect(parseArgs(['--diagonal=false', '--method', 'ca', 'y'], flags)).toEqual({ positional: ['y'], options: { method: 'ca' } });
+    expect(parseArgs(['--json=yes', '-h'], flags)).toEqual({ positional: [], options: { json: true, help: true } });
+    expect(() => parseArgs(['--json=maybe'], flags)).toThrow("--json is a flag: it takes no value (got 'maybe')");
+    const help = cli(['solve', 'nonogram', '-h']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('--max-solutions');
   });
 
   it('a bad pattern names line and column, exit 2', () => {

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parseNonograms, readPngPicture, solutionPng } from '../src/puzzles/nonogram/codec.ts';
 import { solveCpu } from '../src/puzzles/nonogram/reference.ts';
 import { skipGpu } from './gpu.ts';
+import { randomPicture } from './nonogram.helpers.ts';
 import { runCli, tempDir } from './cli.helpers.ts';
 
 const cli = (args: string[], input?: string) => runCli(args, input, 300_000);
@@ -45,6 +46,101 @@ describe('cellsolve gen/solve nonogram', () => {
     expect(recs.filter((r) => r.status === 'unsolved' && r.reason === 'interrupted').length).toBeGreaterThan(100);
   }, 120_000);
 
+
+  it.skipIf(skipGpu)('--out x.png draws every puzzle with a solution and says which had none; any other --out takes what stdout would show', () => {
+    const dir = tempDir('nonogram-');
+    const png = join(dir, 'mix.png');
+    const inputs = [`${S}heart.non`, `${S}no-solution.nin`, `${S}two-ways.json`];
+    const r = cli(['solve', 'nonogram', '--json', '--out', png, ...inputs]);
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).status)).toEqual(['solved', 'contradiction', 'multiple']);
+    expect(r.stderr).toContain('no-solution.nin:2: contradiction, no picture to draw');
+    expect([png, join(dir, 'mix-1.png'), join(dir, 'mix-2.png')].map(existsSync)).toEqual([true, false, true]);
+    const txt = join(dir, 'all.txt');
+    const t = cli(['solve', 'nonogram', '--out', txt, ...inputs]);
+    expect(t.status).toBe(1);
+    expect(t.stdout).toBe('');
+    expect(readFileSync(txt, 'utf8')).toBe(cli(['solve', 'nonogram', ...inputs]).stdout);
+    // an --out that cannot be written is refused before anything is solved
+    const bad = cli(['solve', 'nonogram', '--out', join(dir, 'no', 'such', 'x.txt'), `${S}heart.non`]);
+    expect([bad.status, bad.stderr]).toEqual([2, expect.stringContaining('cannot write --out')]);
+    expect(bad.stderr).not.toContain('pipelines ready');
+  });
+
+  it('on the CPU paths --timeout is one deadline for the call, not one per puzzle; --max-solutions 1 says unique: false there too', () => {
+    // three 130x130 random pictures: lines past 127 cells go to the CPU solver, which takes seconds for each
+    const dir = tempDir('nonogram-');
+    const file = join(dir, 'large.jsonl');
+    writeFileSync(file, [1, 2, 3].map((seed) => {
+      const p = randomPicture(130, 130, seed, 55);
+      return JSON.stringify({ rows: p.rows, columns: p.columns });
+    }).join('\n'));
+    const r = cli(['solve', 'nonogram', '--json', '--timeout', '2', file]);
+    const recs = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(recs.map((x) => x.status)).toEqual(['unsolved', 'unsolved', 'unsolved']);
+    // the first used the call's two seconds; the others never started (each used to get two seconds of its own)
+    expect(recs.slice(1).map((x) => [x.reason, x.probes])).toEqual([['timeout', 0], ['timeout', 0]]);
+    expect(recs[0].note).toMatch(/^on the CPU solver: /);
+    const one = cli(['solve', 'nonogram', '--json', '--method', 'cpu', '--max-solutions', '1', `${S}two-ways.json`]);
+    expect(JSON.parse(one.stdout)).toMatchObject({ status: 'solved', unique: false });
+  });
+
+  it.skipIf(skipGpu)('--max-generations caps the line automaton in every method and reports how far it got', () => {
+    const run = (...args: string[]) => JSON.parse(cli(['solve', 'nonogram', '--json', ...args, `${S}heart.non`]).stdout);
+    // the heart needs two generations: the second completes it, so a cap of 2 is no stop
+    expect(run('--method', 'line', '--max-generations', '2')).toMatchObject({ status: 'solved', generations: 2 });
+    for (const method of ['line', 'full']) {
+      const capped = run('--method', method, '--max-generations', '1');
+      expect(capped, method).toMatchObject({ status: 'unsolved', reason: 'capped', generations: 1 });
+      expect(capped.partial, method).toMatch(/^[01?]{42}$/);
+      expect(capped.partial, method).toContain('?');
+    }
+  });
+
+  it('unreadable inputs are usage errors naming the file (exit 2), and a folder skips its notes', () => {
+    const dir = tempDir('nonogram-');
+    const missing = cli(['solve', 'nonogram', '--solutions', join(dir, 'none.txt'), `${S}heart.non`]);
+    expect([missing.status, missing.stderr]).toEqual([2, expect.stringContaining(`cannot read --solutions '${join(dir, 'none.txt')}': ENOENT`)]);
+    const noPicture = cli(['gen', 'nonogram', '--image', join(dir, 'none.png')]);
+    expect([noPicture.status, noPicture.stderr]).toEqual([2, expect.stringContaining(`cannot read '${join(dir, 'none.png')}'`)]);
+    writeFileSync(join(dir, 'fake.png'), 'not a picture');
+    const fake = cli(['gen', 'nonogram', '--image', join(dir, 'fake.png')]);
+    expect([fake.status, fake.stderr]).toEqual([2, expect.stringContaining('fake.png: not a readable PNG')]);
+    const data = tempDir('nonogram-');
+    writeFileSync(join(data, 'README.md'), '# notes on these puzzles\nwidth 3\n');
+    writeFileSync(join(data, 'p.json'), '{"rows": [[1]], "columns": [[1]]}');
+    const folder = cli(['solve', 'nonogram', '--method', 'cpu', '--json', data]);
+    expect(folder.status, folder.stderr).toBe(0);
+    expect(folder.stdout.trim().split('\n').map((l) => JSON.parse(l).file)).toEqual([join(data, 'p.json')]);
+  });
+
+  it('gen nonogram --image keeps to --level and refuses the options it would ignore; the tournament format is square', () => {
+    const dir = tempDir('nonogram-');
+    const png = join(dir, 'diag.png');
+    // a picture whose clues need probing (gen's seed 6 at 20x20 says so), drawn as `solve --out` draws it
+    const made = cli(['gen', 'nonogram', '--size', '20x20', '--seed', '6', '--format', 'json']);
+    expect(made.stderr).toContain('probing needed');
+    writeFileSync(png, solutionPng(JSON.parse(made.stdout).goal, 20, 20, 8));
+    const line = cli(['gen', 'nonogram', '--image', png, '--level', 'line']);
+    expect([line.status, line.stderr]).toEqual([2, expect.stringContaining('its clues need probe, more than --level line; not kept')]);
+    expect(cli(['gen', 'nonogram', '--image', png, '--level', 'probe']).status).toBe(0);
+    const count = cli(['gen', 'nonogram', '--image', png, '--count', '3', '--seed', '1']);
+    expect([count.status, count.stderr]).toEqual([2, expect.stringContaining('--image makes one puzzle from the picture: --count, --seed would be ignored')]);
+    const t = cli(['gen', 'nonogram', '--size', '5x3', '--format', 'tournament']);
+    expect([t.status, t.stderr]).toEqual([2, expect.stringContaining('the tournament format holds square puzzles only')]);
+    const p = cli(['gen', 'nonogram', '--size', '5', '--out', join(dir, 'x.png')]);
+    expect([p.status, p.stderr]).toEqual([2, expect.stringContaining('would hold text, not a picture')]);
+  });
+
+  it('a solution given with a puzzle (a goal, --solutions) is compared with ours in the JSON; one that does not fit its clues is warned of', () => {
+    const heart = readFileSync(`${S}heart.non`, 'utf8');
+    const ok = cli(['solve', 'nonogram', '--json', '--method', 'cpu', '-'], heart);
+    expect(JSON.parse(ok.stdout).matchesGiven).toBe(true);
+    const wrong = heart.replace(/goal "(.)/, (_, c) => `goal "${c === '0' ? '1' : '0'}`);
+    const w = cli(['solve', 'nonogram', '--json', '--method', 'cpu', '-'], wrong);
+    expect(JSON.parse(w.stdout).matchesGiven).toBe(false);
+    expect(w.stderr).toContain('-:1: warning: the solution given with the puzzle does not fit its clues');
+  });
 
   it('a bad clue is a usage error naming line and column (exit 2)', () => {
     const r = cli(['solve', 'nonogram', '--json', '-'], '3 2\n1\n1 x\n1\n1\n0\n');

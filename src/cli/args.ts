@@ -22,8 +22,14 @@ export function parseArgs(argv: string[], flags: ReadonlySet<string>): Args {
       break;
     }
     const eq = a.indexOf('=');
-    const name = a.replace(/^--?/, '').slice(0, eq > 0 ? eq - a.search(/[^-]/) : undefined);
-    if (eq > 0) options[name] = a.slice(eq + 1);
+    let name = a.replace(/^--?/, '').slice(0, eq > 0 ? eq - a.search(/[^-]/) : undefined);
+    if (name === 'h') name = 'help';
+    if (eq > 0 && flags.has(name)) {
+      // a flag takes no value: --json=false is not a quiet way to turn it on
+      const v = a.slice(eq + 1);
+      if (!/^(true|false|1|0|yes|no)$/i.test(v)) throw new UsageError(`--${name} is a flag: it takes no value (got '${v}')`);
+      if (/^(true|1|yes)$/i.test(v)) options[name] = true;
+    } else if (eq > 0) options[name] = a.slice(eq + 1);
     else if (flags.has(name)) options[name] = true;
     else {
       const v = argv[i + 1];

@@ -1,5 +1,5 @@
 // cellsolve: the command-line front end (contract: CLI.md). Commands: info, solve, gen, bench, life, demo.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { GpuError, ShaderError, type AdapterChoice, type GpuContext } from '../gpu/context.ts';
 import { nodeContext } from '../gpu/node.ts';
 import { formatPlain, parsePattern, PatternError } from '../life/codec.ts';
@@ -10,7 +10,7 @@ import { demoCommand } from './demo.ts';
 import { progressBar } from './progress.ts';
 import type { PuzzleKind } from '../puzzles/types.ts';
 import { checkOptions, commandOptions, flagsOf, helpText } from './options.ts';
-import { EXIT, kindOrUsage, solveCommand } from './solve.ts';
+import { checkWritable, EXIT, kindOrUsage, readable, solveCommand, writeOut } from './solve.ts';
 
 const HELP = `cellsolve: solve grid puzzles with cellular automata on the GPU (WebGPU)
 
@@ -63,7 +63,7 @@ async function lifeCommand(ctx: () => Promise<GpuContext>, args: Args): Promise<
   }
   const out = await runLife(await ctx(), [sized], { generations, torus: Boolean(args.options.torus), mode });
   const text2 = formatPlain(out.grids[0]);
-  if (args.options.out) writeFileSync(String(args.options.out), text2);
+  if (typeof args.options.out === 'string') writeOut(args.options.out, text2);
   else process.stdout.write(text2);
   const o = out.outcomes[0];
   process.stderr.write(`${o.status === 'fixpoint' ? 'still life' : 'ran'} after ${o.generations} generations, ${out.stats.dispatches} dispatches, ${out.stats.readbacks} readbacks\n`);
@@ -73,6 +73,8 @@ async function lifeCommand(ctx: () => Promise<GpuContext>, args: Args): Promise<
 async function genCommand(kind: PuzzleKind, args: Args): Promise<number> {
   if (!kind.generate) throw new UsageError(`${kind.name} has no generator`);
   const [width, height] = sizeOption(args.options, [0, 0]);
+  const out = typeof args.options.out === 'string' ? args.options.out : undefined;
+  if (out !== undefined) checkWritable(out);
   const bar = progressBar(`generating ${kind.name}`);
   let text: string | Uint8Array;
   try {
@@ -82,13 +84,16 @@ async function genCommand(kind: PuzzleKind, args: Args): Promise<number> {
       seed: intOption(args.options, 'seed', Date.now() % 1_000_000),
       count: intOption(args.options, 'count', 1, 1),
       options: args.options,
-      readFile: (path) => readFileSync(path),
+      readFile: readable,
       progress: bar.update,
     });
   } finally {
     bar.done();
   }
-  if (args.options.out) writeFileSync(String(args.options.out), text);
+  if (out !== undefined && typeof text === 'string' && /\.png$/i.test(out)) {
+    throw new UsageError(`gen ${kind.name} writes text: --out ${out} would hold text, not a picture (name a text file)`);
+  }
+  if (out !== undefined) writeOut(out, text);
   else process.stdout.write(text);
   return EXIT.ok;
 }

@@ -1,7 +1,7 @@
 // `cellsolve solve KIND`: the one driver for every kind (CLI.md). Reads inputs, solves all puzzles in one call to
 // the kind (one batch, chunked by the engine where needed), verifies every solution on the CPU, prints.
-import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { accessSync, constants, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { GpuContext } from '../gpu/context.ts';
 import { findKind, kinds } from '../puzzles/registry.ts';
 import type { PuzzleKind, PuzzleRecord, SolveOptions, SolveResult } from '../puzzles/types.ts';
@@ -35,25 +35,42 @@ export function readInputs(paths: string[]): { file: string; bytes: Uint8Array }
     }
     if (st.isDirectory()) {
       for (const name of readdirSync(p).sort()) {
+        // a data folder's notes are not puzzles
+        if (/^\.|^(readme|license|licence|copying|notice)\b|\.md$/i.test(name)) continue;
         const f = join(p, name);
-        if (statSync(f).isFile()) out.push({ file: f, bytes: readFileSync(f) });
+        if (statSync(f, { throwIfNoEntry: false })?.isFile()) out.push({ file: f, bytes: readable(f) });
       }
-    } else out.push({ file: p, bytes: readFileSync(p) });
+    } else out.push({ file: p, bytes: readable(p) });
   }
   return out;
+}
+
+export function readable(file: string): Uint8Array {
+  try {
+    return readFileSync(file);
+  } catch (e) {
+    throw new UsageError(`cannot read '${file}': ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
 }
 
 /** `kind` is args.positional[0], found by the caller; --method was checked against kind.methods with the options. */
 export async function solveCommand(ctx: () => Promise<GpuContext>, kind: PuzzleKind, args: Args): Promise<number> {
   const o = args.options;
   const method = String(o.method ?? kind.defaultMethod);
-  if (typeof o.out === 'string' && !kind.formatFile && /\.png$/i.test(o.out)) {
-    throw new UsageError(`${kind.name} answers are text, not pictures: --out ${o.out} would hold text (name a text file)`);
+  // --out x.png: a picture per puzzle beside the usual output; any other --out takes what stdout would show
+  const out = typeof o.out === 'string' ? o.out : undefined;
+  const pictures = out !== undefined && /\.png$/i.test(out);
+  if (pictures && !kind.picture) {
+    throw new UsageError(`${kind.name} answers are text, not pictures: --out ${out} would hold text (name a text file)`);
   }
+  if (out !== undefined) checkWritable(out);
   const inputs = readInputs(args.positional.slice(1));
   const records: PuzzleRecord<unknown>[] = [];
   for (const input of inputs) records.push(...kind.parse(input.bytes, input.file, o));
   const puzzles = records.filter((r) => r.puzzle !== undefined);
+  for (const r of puzzles) {
+    if (r.expected !== undefined && !kind.verify(r.puzzle, r.expected)) process.stderr.write(`${r.file}:${r.line}: warning: the solution given with the puzzle does not fit its clues\n`);
+  }
   // an empty answer is not mistaken for a silent failure
   if (records.length === 0) process.stderr.write(`cellsolve: no ${kind.name} puzzle in ${inputs.map((i) => i.file).join(', ')}\n`);
   const results = new Map<PuzzleRecord<unknown>, SolveResult>();
@@ -62,7 +79,7 @@ export async function solveCommand(ctx: () => Promise<GpuContext>, kind: PuzzleK
   // results early, as nonogram's lanes do, streams a long run); an --out text file is written at the end.
   let exit: number = EXIT.ok;
   const raise = (code: number) => (exit = Math.max(exit, code));
-  const toFile = Boolean(o.out && !kind.formatFile && !o.json);
+  const toFile = out !== undefined && !pictures;
   let outText = '';
   let pending = '';
   let next = 0;
@@ -94,14 +111,17 @@ export async function solveCommand(ctx: () => Promise<GpuContext>, kind: PuzzleK
     else if (result.status !== 'solved') raise(EXIT.notSolved);
     if (o.json) {
       const { extra, ...rest } = result;
-      pending += JSON.stringify({ index, file: record.file, line: record.line, ...rest, method, ...extra }) + '\n';
+      // a solution given with the puzzle (a goal, a solution column or file): is it one of ours?
+      const given = record.expected !== undefined && result.solution !== undefined ? { matchesGiven: [result.solution, result.solution2].includes(record.expected) } : {};
+      pending += JSON.stringify({ index, file: record.file, line: record.line, ...rest, method, ...extra, ...given }) + '\n';
     } else if (result.status === 'error') process.stderr.write(`${record.file}:${record.line}: verifier rejected the solution\n`);
-    else pending += kind.format(record, result);
-    if (o.out && kind.formatFile && result.status !== 'error') {
-      // one file per puzzle: the first takes the name given, later ones add their index before the extension
-      const out = String(o.out);
-      const name = index === 0 ? out : out.replace(/(\.[^./]*)?$/, (ext) => `-${index}${ext}`);
-      writeFileSync(name, kind.formatFile(record, result, name));
+    else pending += kind.format(record, result, out);
+    if (pictures && result.status !== 'error') {
+      // one picture per puzzle: the first takes the name given, later ones add their index before the extension
+      const name = index === 0 ? out! : out!.replace(/(\.[^./]*)?$/, (ext) => `-${index}${ext}`);
+      const png = kind.picture!(record, result);
+      if (png) writeOut(name, png);
+      else process.stderr.write(`${record.file}:${record.line}: ${result.status}, no picture to draw (${name} not written)\n`);
     }
   };
 
@@ -146,6 +166,24 @@ export async function solveCommand(ctx: () => Promise<GpuContext>, kind: PuzzleK
     puzzles.forEach((r, i) => results.has(r) || results.set(r, solved[i]));
   }
   flush();
-  if (toFile) writeFileSync(String(o.out), outText);
+  if (toFile) writeOut(out!, outText);
   return exit;
+}
+
+/** Refuses an --out path that cannot be written before any work is done (not after a long solve). */
+export function checkWritable(file: string): void {
+  const dir = dirname(resolve(file));
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch {
+    throw new UsageError(`cannot write --out ${file}: ${existsSync(dir) ? 'its folder is not writable' : `no folder ${dir}`}`);
+  }
+}
+
+export function writeOut(file: string, data: string | Uint8Array): void {
+  try {
+    writeFileSync(file, data);
+  } catch (e) {
+    throw new UsageError(`cannot write --out ${file}: ${(e as Error).message}`);
+  }
 }

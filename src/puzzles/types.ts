@@ -97,10 +97,11 @@ export interface PuzzleKind<P = unknown> {
   solve(ctx: GpuContext, puzzles: P[], opts: SolveOptions): Promise<SolveResult[]>;
   /** The CPU verifier: is `solution` a valid answer to `puzzle`? (checked before anything is reported solved) */
   verify(puzzle: P, solution: string): boolean;
-  /** Text output in the input's form family (CLI.md "Output"). */
-  format(record: PuzzleRecord<P>, result: SolveResult): string;
-  /** Writes --out files where the kind has a binary form (PNG); returns bytes for the given file name. */
-  formatFile?(record: PuzzleRecord<P>, result: SolveResult, outFile: string): Uint8Array | string;
+  /** Text output in the input's form family (CLI.md "Output"); `outFile`: the --out file it goes to, whose extension
+   * may name another family (a nonogram's `.non`). */
+  format(record: PuzzleRecord<P>, result: SolveResult, outFile?: string): string;
+  /** The answer as a PNG for `--out x.png` (one file per puzzle); undefined when there is nothing to draw. */
+  picture?(record: PuzzleRecord<P>, result: SolveResult): Uint8Array | undefined;
   /** text, or bytes for a binary form (a maze PNG when --out names a .png file) */
   generate?(opts: GenerateOptions): string | Uint8Array;
 }

@@ -174,10 +174,9 @@ export const mazeKind: PuzzleKind<Maze> = {
     return formatText(maze, path) + '\n';
   },
 
-  formatFile(record: PuzzleRecord<Maze>, result: SolveResult, outFile: string): Uint8Array | string {
+  picture(record: PuzzleRecord<Maze>, result: SolveResult): Uint8Array {
     const maze = record.puzzle!;
-    const path = result.solution !== undefined ? movesToPath(maze, result.solution) : null;
-    return outFile.toLowerCase().endsWith('.png') ? formatPng(maze, path) : formatText(maze, path);
+    return formatPng(maze, result.solution !== undefined ? movesToPath(maze, result.solution) : null);
   },
 
   generate(opts: GenerateOptions): string | Uint8Array {

@@ -21,10 +21,13 @@ function toResult(r: NonogramResult): SolveResult {
 
 // the values were checked against solveOptions' choices by the command line
 const maxSolutionsOption = (options: Record<string, string | boolean>) => Number(options['max-solutions'] ?? 2);
-const lanesOption = (options: Record<string, string | boolean>) => options.lanes !== 'off';
+// --max-generations caps the line automaton's generations, which the rounds solver counts (the lanes kernel runs
+// line logic to its fixpoint inside a search)
+const lanesOption = (opts: SolveOptions) => opts.options.lanes !== 'off' && opts.maxGenerations === undefined;
 const searchOption = (options: Record<string, string | boolean>) => (options.search ?? 'auto') as Search;
 
-function cpuResult(p: Nonogram, opts: SolveOptions, t0: number, note?: string): SolveResult {
+function cpuResult(p: Nonogram, opts: SolveOptions, timeoutMs: number, note?: string): SolveResult {
+  const t0 = performance.now();
   if (opts.method === 'line') {
     const l = lineSolve(p);
     const status = l.status === 'stalled' ? 'unsolved' : l.status;
@@ -33,27 +36,46 @@ function cpuResult(p: Nonogram, opts: SolveOptions, t0: number, note?: string): 
     if (status === 'unsolved') extra.partial = Array.from(l.cells, (c) => '?10'[c]).join('');
     return { status, generations: l.generations, solution, reason: status === 'unsolved' ? 'stalled' : undefined, extra, ms: performance.now() - t0 };
   }
-  const r = solveCpu(p, { timeoutMs: opts.timeoutMs, maxSolutions: maxSolutionsOption(opts.options) });
+  const maxSolutions = maxSolutionsOption(opts.options);
+  const r = solveCpu(p, { timeoutMs, maxSolutions });
   const extra: Record<string, unknown> = { probes: r.probes, branches: r.branches, level: r.level, settles: r.settles };
+  // stopped at its first solution, only line logic's is proven unique (as the GPU paths say)
+  if (r.status === 'solved' && (maxSolutions < 2 || r.reason) && r.level !== 'line') extra.unique = false;
   if (note) extra.note = note;
   return { status: r.status, generations: r.generations, solution: r.solution, solution2: r.solution2, reason: r.reason, extra, ms: performance.now() - t0 };
 }
 
+/**
+ * The CPU solver on `which` puzzles, one after another, within the call's deadline (not a full --timeout each), each
+ * result reported as it comes; between puzzles it yields to the event loop, so a Ctrl-C (the signal) is seen there.
+ */
+async function solveOnCpu(puzzles: Nonogram[], which: number[], opts: SolveOptions, deadline: number, out: SolveResult[], note?: (p: Nonogram) => string): Promise<void> {
+  for (const [done, i] of which.entries()) {
+    const left = deadline - performance.now();
+    const stop = opts.signal?.aborted ? 'interrupted' : left <= 0 ? 'timeout' : undefined;
+    out[i] = stop
+      ? { status: 'unsolved', generations: 0, reason: stop, extra: { probes: 0, branches: 0 }, ms: 0 }
+      : cpuResult(puzzles[i], opts, Math.min(left, 2 ** 31), note?.(puzzles[i]));
+    opts.onResult?.(i, out[i]);
+    opts.progress?.(done + 1, which.length);
+    await new Promise((next) => setImmediate(next));
+  }
+}
+
 async function solve(ctx: GpuContext, puzzles: Nonogram[], opts: SolveOptions): Promise<SolveResult[]> {
+  const deadline = performance.now() + (opts.timeoutMs ?? Infinity);
+  const out: SolveResult[] = new Array(puzzles.length);
   if (opts.method === 'cpu') {
-    const t0 = performance.now();
-    return puzzles.map((p, i) => {
-      const r = cpuResult(p, opts, t0);
-      opts.progress?.(i + 1, puzzles.length);
-      return r;
-    });
+    await solveOnCpu(puzzles, puzzles.map((_, i) => i), opts, deadline, out);
+    return out;
   }
   // puzzles past the GPU settle's limits (lines over 127 cells, clues over 64 blocks) go to the CPU solver
   const onGpu = puzzles.flatMap((p, i) => (gpuLimitError(p) ? [] : [i]));
+  const onCpu = puzzles.flatMap((p, i) => (gpuLimitError(p) ? [i] : []));
   const gpu = onGpu.map((i) => puzzles[i]);
   // compiled by prepare() when the CLI runs (it times compilation apart); from the cache then
   const method = opts.method === 'line' ? 'line' : 'full';
-  const lanes = lanesOption(opts.options);
+  const lanes = lanesOption(opts);
   const search = searchOption(opts.options);
   await compileNonogramRules(ctx, gpu, { method, lanes, search });
   const mode = opts.options.mode === 'one-gen' ? 'one-gen' : 'multi-gen';
@@ -71,12 +93,9 @@ async function solve(ctx: GpuContext, puzzles: Nonogram[], opts: SolveOptions): 
     progress: opts.progress,
     onResult: opts.onResult && ((k, r) => opts.onResult!(onGpu[k], toResult(r))),
   });
-  let k = 0;
-  const t1 = performance.now();
-  return puzzles.map((p) => {
-    const why = gpuLimitError(p);
-    return why ? cpuResult(p, opts, t1, `solved on the CPU: ${why}`) : toResult(res[k++]);
-  });
+  onGpu.forEach((i, k) => (out[i] = toResult(res[k])));
+  await solveOnCpu(puzzles, onCpu, opts, deadline, out, (p) => `on the CPU solver: ${gpuLimitError(p)}`);
+  return out;
 }
 
 /** `#`/`.` rows with `?` for cells line logic left open. */
@@ -84,7 +103,7 @@ function partialGrid(partial: string, width: number): string {
   return formatGrid(partial.replace(/1/g, 'F').replace(/0/g, 'E'), width).replace(/F/g, '#').replace(/E/g, '.');
 }
 
-function format(record: PuzzleRecord<Nonogram>, result: SolveResult): string {
+function format(record: PuzzleRecord<Nonogram>, result: SolveResult, outFile?: string): string {
   const p = record.puzzle!;
   const where = `${record.file}:${record.line}`;
   if (result.status !== 'solved' && result.status !== 'multiple') {
@@ -93,7 +112,7 @@ function format(record: PuzzleRecord<Nonogram>, result: SolveResult): string {
     return head + (partial ? partialGrid(partial, p.width) : '') + '\n';
   }
   const sols = [result.solution!, ...(result.solution2 ? [result.solution2] : [])];
-  if (record.form === 'non') {
+  if (record.form === 'non' || (outFile && /\.non$/i.test(outFile))) {
     return sols.map((s, i) => (i ? '====\n' : '') + formatNon(p, s)).join('') + '\n';
   }
   if (record.form === 'tournament') {
@@ -104,14 +123,10 @@ function format(record: PuzzleRecord<Nonogram>, result: SolveResult): string {
   return head + sols.map((s) => formatGrid(s, p.width)).join('\n') + '\n';
 }
 
-function formatFile(record: PuzzleRecord<Nonogram>, result: SolveResult, outFile: string): Uint8Array | string {
+function picture(record: PuzzleRecord<Nonogram>, result: SolveResult): Uint8Array | undefined {
   const p = record.puzzle!;
-  if (/\.png$/i.test(outFile)) {
-    if (!result.solution) throw new Error(`${record.file}:${record.line}: no solution to draw (${result.status})`);
-    return solutionPng(result.solution, p.width, p.height, Math.max(1, Math.floor(512 / Math.max(p.width, p.height))));
-  }
-  if (/\.non$/i.test(outFile)) return formatNon(p, result.solution);
-  return format(record, result);
+  if (!result.solution) return undefined;
+  return solutionPng(result.solution, p.width, p.height, Math.max(1, Math.floor(512 / Math.max(p.width, p.height))));
 }
 
 export const nonogram: PuzzleKind<Nonogram> = {
@@ -139,12 +154,12 @@ export const nonogram: PuzzleKind<Nonogram> = {
   prepare: async (ctx, puzzles, opts) => {
     if (opts.method !== 'cpu') {
       const gpu = puzzles.filter((p) => !gpuLimitError(p));
-      await compileNonogramRules(ctx, gpu, { method: opts.method === 'line' ? 'line' : 'full', lanes: lanesOption(opts.options), search: searchOption(opts.options) });
+      await compileNonogramRules(ctx, gpu, { method: opts.method === 'line' ? 'line' : 'full', lanes: lanesOption(opts), search: searchOption(opts.options) });
     }
   },
   solve,
   verify,
   format,
-  formatFile,
+  picture,
   generate: generateCommand,
 };

@@ -592,7 +592,7 @@ class ClassRun {
         if (r.result) continue;
         const l = r.l;
         const mine = words.subarray(job.start * l.words, (job.start + job.count) * l.words);
-        if (o.status === 'capped' || o.status === 'timeout') this.finish(r, { status: 'unsolved', reason: o.status });
+        if (o.status === 'capped' || o.status === 'timeout') this.onStopped(r, job.kind === 'root' ? mine : undefined, o.status);
         else if (job.kind === 'root') this.onRoot(r, mine);
         else this.onProbed(job.node, job.cells, job.settling, mine);
         this.schedule(r);
@@ -619,6 +619,16 @@ class ClassRun {
     if (this.method === 'line') return this.finish(r, { status: 'unsolved', reason: 'stalled', cells: s.cells });
     r.level = 'probe';
     this.addNode(r, Uint32Array.from(words), true);
+  }
+
+  /** The generation cap or the deadline stopped a round: a puzzle still in line logic shows how far it got. */
+  private onStopped(r: PuzzleRun, root: Uint32Array | undefined, reason: string): void {
+    if (!root) return this.finish(r, { status: 'unsolved', reason });
+    const s = unpackCopy(r.l, root);
+    // complete (or contradictory) in the last generation it was allowed: that is an answer, not a stop
+    if (s.contradiction || !s.cells.includes(0)) return this.onRoot(r, root);
+    r.generations = s.generations;
+    this.finish(r, { status: 'unsolved', reason, cells: s.cells });
   }
 
   /** A settled state to search below (the puzzle after line logic, or a branch). */
