@@ -113,6 +113,17 @@ describe('nonogram readers', () => {
     expect(non.puzzle).toEqual({ width: 2, height: 1, rows: [[2]], columns: [[1], [1]], title: undefined });
   });
 
+  it('a PNG of ours names its cells, so a picture of larger blocks or of one colour reads back as drawn', () => {
+    // ##.. / ##.. / ..## / ..## drawn 42 pixels a cell is also a 2x2 drawn 84 a cell; an empty 3x3 is a 1x1
+    for (const [solution, w] of [['1100110000110011', 4], ['000000000', 3], ['1', 1]] as const) {
+      const [rec] = parseNonograms(solutionPng(solution, w, w, 42), 'p.png');
+      expect([rec.puzzle?.width, rec.expected], solution).toEqual([w, solution]);
+    }
+    // without the chunk (another program's picture), blocks are found from the colour edges
+    const plain = readPngPicture(solutionPng('1100110000110011', 4, 4, 42));
+    expect(blockSide(plain)).toBe(84);
+  });
+
   it('pictures: # / . grids and PNG', () => {
     const [g] = parse('#.#\n###\n', 'p.txt', { format: 'grid' });
     expect(g.puzzle!.rows).toEqual([[1, 1], [3]]);

@@ -137,8 +137,8 @@ export async function solveCommand(ctx: () => Promise<GpuContext>, kind: PuzzleK
     if (kind.prepare) {
       // CLI.md: `ms` excludes pipeline compilation, reported here once per call
       const c0 = performance.now();
-      await kind.prepare(gpu, puzzles.map((r) => r.puzzle), solveOptions);
-      process.stderr.write(`${kind.name}: pipelines ready in ${((performance.now() - c0) / 1000).toFixed(2)} s\n`);
+      const compiled = await kind.prepare(gpu, puzzles.map((r) => r.puzzle), solveOptions);
+      if (compiled !== false) process.stderr.write(`${kind.name}: pipelines ready in ${((performance.now() - c0) / 1000).toFixed(2)} s\n`);
     }
     const bar = progressBar(`solving ${puzzles.length} ${kind.name}`);
     const t0 = performance.now();

@@ -91,8 +91,9 @@ export interface PuzzleKind<P = unknown> {
   /** Reads every puzzle in one input. Bytes for binary formats (PNG); never throws for bad records. */
   parse(input: Uint8Array, file: string, options: Record<string, string | boolean>): PuzzleRecord<P>[];
   /** Compiles (or takes from the cache) the pipelines `solve` will run on these puzzles, so that the host times
-   * compilation apart from solving and reports it once (CLI.md: `ms` excludes pipeline compilation). */
-  prepare?(ctx: GpuContext, puzzles: P[], opts: SolveOptions): Promise<void>;
+   * compilation apart from solving and reports it once (CLI.md: `ms` excludes pipeline compilation); false: nothing
+   * to compile (a CPU method). */
+  prepare?(ctx: GpuContext, puzzles: P[], opts: SolveOptions): Promise<void | false>;
   /** Solves a batch on the GPU: one result per puzzle, in order. Solutions are not yet verified here. */
   solve(ctx: GpuContext, puzzles: P[], opts: SolveOptions): Promise<SolveResult[]>;
   /** The CPU verifier: is `solution` a valid answer to `puzzle`? (checked before anything is reported solved) */

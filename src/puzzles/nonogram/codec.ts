@@ -549,7 +549,9 @@ function once<T>(make: () => T): () => T {
 
 /** V8's message without its position or its quote of the text (the error's line and column say where). */
 function jsonErrorMessage(e: Error): string {
-  return e.message.replace(/ in JSON at position \d+.*$/, '').replace(/, (\.\.\.)?".*" is not valid JSON$/s, '');
+  // V8's wording: "... in JSON at position 60 (line 1 column 61)", "... after JSON at position 60", "Unexpected token
+  // 'x', ..."s": [[1],[x]], "colu"... is not valid JSON": the place is in our own line:column
+  return e.message.replace(/ at position \d+.*$/s, '').replace(/ in JSON$/, '').replace(/, (\.\.\.)?".*"(\.\.\.)? is not valid JSON$/s, '');
 }
 
 /**
@@ -823,6 +825,11 @@ export function readPicture(bytes: Uint8Array, size?: { width: number; height: n
   const raw = readPngPicture(bytes);
   const pixels = `${raw.width}x${raw.height} pixels`;
   if (size) return { ...resamplePicture(raw, size.width, size.height), pixels, how: 'resampled' };
+  const named = cellCountOf(bytes);
+  if (named && raw.width % named.width === 0 && raw.width / named.width === raw.height / named.height) {
+    const side = raw.width / named.width;
+    return { ...resamplePicture(raw, named.width, named.height), pixels, how: side > 1 ? `one cell per ${side}x${side} block` : 'one cell per pixel' };
+  }
   const side = blockSide(raw);
   if (side > 1) return { ...resamplePicture(raw, raw.width / side, raw.height / side), pixels, how: `one cell per ${side}x${side} block` };
   return { ...raw, pixels, how: 'one cell per pixel' };
@@ -885,5 +892,46 @@ export function solutionPng(solution: string, width: number, height: number, sca
       png.data.set([v, v, v, 255], (y * width * scale + x) * 4);
     }
   }
-  return new Uint8Array(PNG.sync.write(png));
+  return withCellCount(new Uint8Array(PNG.sync.write(png)), width, height);
+}
+
+// Our PNGs name their cells in a tEXt chunk: the picture alone cannot tell a 4x4 of 2x2 blocks from a 2x2, nor an
+// empty 3x3 from a 1x1, so it reads back as the same puzzle only with it.
+const CELLS_KEY = 'cellsolve-cells';
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+const crc32 = (bytes: Uint8Array) => (bytes.reduce((c, b) => CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8), 0xffffffff) ^ 0xffffffff) >>> 0;
+
+/** The PNG with a tEXt chunk `cellsolve-cells` = `WxH` after its header (IHDR: bytes 8-32). */
+function withCellCount(png: Uint8Array, width: number, height: number): Uint8Array {
+  const body = new TextEncoder().encode(`tEXt${CELLS_KEY}\0${width}x${height}`);
+  const chunk = new Uint8Array(body.length + 8);
+  const view = new DataView(chunk.buffer);
+  view.setUint32(0, body.length - 4);
+  chunk.set(body, 4);
+  view.setUint32(body.length + 4, crc32(body));
+  const out = new Uint8Array(png.length + chunk.length);
+  out.set(png.subarray(0, 33));
+  out.set(chunk, 33);
+  out.set(png.subarray(33), 33 + chunk.length);
+  return out;
+}
+
+/** The cells a PNG of ours names (withCellCount), if it names any. */
+function cellCountOf(png: Uint8Array): { width: number; height: number } | undefined {
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  for (let at = 8; at + 8 <= png.length; ) {
+    const length = view.getUint32(at);
+    const type = String.fromCharCode(...png.subarray(at + 4, at + 8));
+    if (type === 'IDAT' || type === 'IEND') return undefined;
+    if (type === 'tEXt') {
+      const m = new RegExp(`^${CELLS_KEY}\\0(\\d+)x(\\d+)$`).exec(String.fromCharCode(...png.subarray(at + 8, at + 8 + length)));
+      if (m) return { width: Number(m[1]), height: Number(m[2]) };
+    }
+    at += length + 12;
+  }
+  return undefined;
 }

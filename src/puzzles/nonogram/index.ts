@@ -112,14 +112,15 @@ function format(record: PuzzleRecord<Nonogram>, result: SolveResult, outFile?: s
     return head + (partial ? partialGrid(partial, p.width) : '') + '\n';
   }
   const sols = [result.solution!, ...(result.solution2 ? [result.solution2] : [])];
+  // a comment line (every reader of these forms skips it) says when two solutions follow
+  const head = result.status === 'multiple' ? `# ${where}: multiple solutions, two of them:\n` : '';
   if (record.form === 'non' || (outFile && /\.non$/i.test(outFile))) {
-    return sols.map((s, i) => (i ? '====\n' : '') + formatNon(p, s)).join('') + '\n';
+    return head + sols.map((s, i) => (i ? '====\n' : '') + formatNon(p, s)).join('') + '\n';
   }
   if (record.form === 'tournament') {
     const k = p.title ?? `$${record.line}`;
-    return sols.map((s) => formatTournamentSolution(k, s, p.width)).join('');
+    return head + sols.map((s) => formatTournamentSolution(k, s, p.width)).join('');
   }
-  const head = result.status === 'multiple' ? `# ${where}: multiple solutions, two of them:\n` : '';
   return head + sols.map((s) => formatGrid(s, p.width)).join('\n') + '\n';
 }
 
@@ -152,10 +153,9 @@ export const nonogram: PuzzleKind<Nonogram> = {
   parse: parseNonograms,
   // the GPU methods' pipelines (CLI.md: `ms` excludes compilation; the CLI reports it once)
   prepare: async (ctx, puzzles, opts) => {
-    if (opts.method !== 'cpu') {
-      const gpu = puzzles.filter((p) => !gpuLimitError(p));
-      await compileNonogramRules(ctx, gpu, { method: opts.method === 'line' ? 'line' : 'full', lanes: lanesOption(opts), search: searchOption(opts.options) });
-    }
+    if (opts.method === 'cpu') return false;
+    const gpu = puzzles.filter((p) => !gpuLimitError(p));
+    await compileNonogramRules(ctx, gpu, { method: opts.method === 'line' ? 'line' : 'full', lanes: lanesOption(opts), search: searchOption(opts.options) });
   },
   solve,
   verify,
