@@ -15,7 +15,7 @@ function solveOptions(kind: PuzzleKind): OptionSpec[] {
     { name: 'method', value: 'M', choices: kind.methods, help: `how to solve (default ${kind.defaultMethod})` },
     ...kind.solveOptions,
     JSON_OPTION,
-    { name: 'out', value: 'FILE', help: 'write the answers to FILE (a picture where the kind draws one, e.g. .png)' },
+    { name: 'out', value: 'FILE', help: 'write what standard output would show to FILE; FILE.png: a picture of each answer, where the kind draws one' },
     { name: 'max-generations', value: 'N', number: { whole: true, min: 1 }, help: 'stop the automaton after N generations' },
     { name: 'timeout', value: 'S', number: { above: 0 }, help: 'stop after S seconds; puzzles not answered by then are unsolved' },
     { name: 'seed', value: 'S', number: { whole: true, min: 0 }, help: 'seed for anything random' },
