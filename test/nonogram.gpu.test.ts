@@ -163,6 +163,24 @@ describe.skipIf(skipGpu)('nonogram full method (probing + search on the GPU) = C
     });
   });
 
+  it('the rounds solver: puzzles of several line widths share one deadline, and answers stream as they come', async () => {
+    // a 33x20 (2-word lines) and a 100x8 (4 words) that take the rounds solver many seconds, and a 100x8 found contradictory at once
+    const [hardNarrow, hardWide, easyWide] = parseNonograms(readFileSync(new URL('fixtures/nonogram-mixed-widths.jsonl', import.meta.url)), 'm.jsonl').map((r) => r.puzzle!);
+    await withDevice(async (ctx) => {
+      await compileNonogramRules(ctx, [hardNarrow, hardWide], { lanes: false });
+      const streamed: [number, number][] = [];
+      const t0 = performance.now();
+      const got = await solveNonograms(ctx, [hardNarrow, hardWide, easyWide], { timeoutMs: 3000, lanes: false, onResult: (i) => streamed.push([i, performance.now() - t0]) });
+      const took = performance.now() - t0;
+      expect(got.map((r) => r.reason)).toEqual(['timeout', 'timeout', undefined]);
+      // one after another, each width had the whole 3 s (6 s in all), and the easy one waited for the first's
+      expect(took, 'the call keeps its deadline (a round or two past it at most)').toBeLessThan(5000);
+      expect(streamed.map(([i]) => i)).toEqual([2]);
+      expect(streamed[0][1], 'the easy puzzle is answered while the hard ones run').toBeLessThan(3000);
+      expect(got[2].status).toBe('contradiction');
+    });
+  });
+
   it('lanes: a timeout ends the puzzles still open after the round it falls in as unsolved (timeout)', async () => {
     await withDevice(async (ctx) => {
       const hard = Array.from({ length: 8 }, (_, i) => randomPicture(31, 31, 2000 + i, 50));

@@ -268,8 +268,15 @@ export async function solveNonograms(ctx: GpuContext, puzzles: Nonogram[], opts:
   });
   if (rest.length) {
     const left = deadline === undefined ? undefined : Math.max(0, deadline - performance.now());
-    const res = await solveRounds(ctx, rest.map((i) => puzzles[i]), { ...opts, timeoutMs: left, progress: () => opts.progress?.(++done, puzzles.length) });
-    rest.forEach((i, k) => (out[i] = { ...res[k], ms: performance.now() - t0 }));
+    // the rounds' times count from their own start: from the call's here
+    const since = performance.now() - t0;
+    const res = await solveRounds(ctx, rest.map((i) => puzzles[i]), {
+      ...opts,
+      timeoutMs: left,
+      progress: () => opts.progress?.(++done, puzzles.length),
+      onResult: opts.onResult && ((k, r) => opts.onResult!(rest[k], { ...r, ms: r.ms + since })),
+    });
+    rest.forEach((i, k) => (out[i] = { ...res[k], ms: res[k].ms + since }));
   }
   return interrupted(out, opts.signal);
 }
@@ -339,11 +346,18 @@ async function solveRounds(ctx: GpuContext, puzzles: Nonogram[], opts: NonogramS
     classes.set(k, [...(classes.get(k) ?? []), i]);
   });
   let done = 0;
-  for (const [lineWords, idx] of classes) {
-    const run = new ClassRun(ctx, puzzles, idx, lineWords, opts, () => opts.progress?.(++done, puzzles.length));
-    const results = await run.solve();
-    idx.forEach((i, k) => (out[i] = results[k]));
-  }
+  // The classes (one pipeline per line width) run side by side, their rounds sharing the GPU's queue, within one
+  // deadline: one after another, each with the whole --timeout, a batch of mixed widths overran it several times
+  // over, and with one deadline the first class's hard puzzles would leave a later class's easy ones no time.
+  const deadline = opts.timeoutMs === undefined ? undefined : performance.now() + opts.timeoutMs;
+  await Promise.all(
+    [...classes].map(async ([lineWords, idx]) => {
+      const timeoutMs = deadline === undefined ? undefined : Math.max(0, deadline - performance.now());
+      const run = new ClassRun(ctx, puzzles, idx, lineWords, { ...opts, timeoutMs }, () => opts.progress?.(++done, puzzles.length));
+      const results = await run.solve();
+      idx.forEach((i, k) => (out[i] = results[k]));
+    }),
+  );
   return out;
 }
 
@@ -818,6 +832,8 @@ class ClassRun {
     r.waiting.length = 0;
     this.unfinished--;
     this.onDone();
+    // an answer streams out now (a puzzle the deadline stops is reported with the rest at the end)
+    if (status !== 'unsolved') this.opts.onResult?.(r.index, r.result);
   }
 
   /** The time is up: running grids stop, puzzles without an answer end as 'unsolved' (timeout). */
