@@ -45,6 +45,7 @@ export function readInputs(paths: string[]): { file: string; bytes: Uint8Array }
   return out;
 }
 
+/** A file's bytes, or a usage error naming it (a missing file is the user's, not an internal error). */
 export function readable(file: string): Uint8Array {
   try {
     return readFileSync(file);
@@ -180,6 +181,7 @@ export function checkWritable(file: string): void {
   }
 }
 
+/** Writes an --out file, a failure a usage error naming it. */
 export function writeOut(file: string, data: string | Uint8Array): void {
   try {
     writeFileSync(file, data);
