@@ -110,6 +110,12 @@ describe('sudoku codec', () => {
     expect(body.startsWith('-10')).toBe(true);
     const r = parseSudoku(`https://puzz.link/p?sudoku/16/16/${body}`, 'u')[0].puzzle!;
     expect(Array.from(r.givens)).toEqual(Array.from(big));
+    // puzz.link writes every cell (a run of blanks too): a board cut short is an error, not blanks
+    expect(parseSudoku('https://puzz.link/p?sudoku/9/9/zz', 'u')[0].error).toBe('u:1:34: not enough data for a 9x9 grid (40 of 81 cells)');
+  });
+
+  it('a grid past 32x32 is refused where it is read (a 36x36 of dots hung the solver)', () => {
+    expect(parseSudoku('.'.repeat(36 * 36), 'big')[0].error).toBe('big:1:1: a 36x36 sudoku is not supported (n <= 32)');
   });
 
   it.skipIf(!haveData)('reads every STPPC .tsv: game id equals the puzzle column, expected solution verifies, output keeps the row', () => {

@@ -23,7 +23,7 @@ import {
   type SudokuPuzzle,
 } from '../src/puzzles/sudoku/reference.ts';
 import { solveLanes } from '../src/puzzles/sudoku/lane.ts';
-import { runCa, solveFull, solveFullRounds, sudokuRule } from '../src/puzzles/sudoku/solver.ts';
+import { compileFull, runCa, solveFull, solveFullRounds, sudokuRule } from '../src/puzzles/sudoku/solver.ts';
 import { garbageSpare, skipGpu, withDevice } from './gpu.ts';
 
 const DATA = new URL('../../shared/data/sudoku/', import.meta.url).pathname;
@@ -184,6 +184,16 @@ describe.skipIf(skipGpu)('sudoku complete solver', () => {
       }
       expect(want.filter((w) => w === 2).length).toBeGreaterThan(0);
       expect(want.filter((w) => w === 0).length).toBeGreaterThan(0);
+    });
+  });
+
+  it('a timeout holds when the lanes hand a puzzle to the rounds solver (an empty 25x25 ran 55 s past a 5-s one)', async () => {
+    await withDevice(async (ctx) => {
+      await compileFull(ctx, [emptyPuzzle(25)]);
+      const t0 = performance.now();
+      const { results } = await solveFull(ctx, [emptyPuzzle(25)], { timeoutMs: 2000 });
+      expect([results[0].status, results[0].reason]).toEqual(['unsolved', 'timeout']);
+      expect(performance.now() - t0, 'the deadline and a round past it').toBeLessThan(6000);
     });
   });
 

@@ -95,6 +95,8 @@ function parseLine(line: string, col0: number, opts: ParseOptions): SudokuPuzzle
   if (n * n !== cells || n < 1) {
     throw new ParseError(`${cells} characters, expected n*n for an n x n sudoku (81 for 9x9, 256 for 16x16)`, col0 + cells);
   }
+  // a cell's candidates are one u32, and the symbols 1-9A-Z name 35 values at most
+  if (n > 32) throw new ParseError(`a ${n}x${n} sudoku is not supported (n <= 32)`, col0);
   const box = boxShape(n, opts.box, col0);
   const givens = new Uint8Array(cells);
   let blank: string | undefined;
@@ -314,6 +316,8 @@ function parseUrl(url: string, col0: number): SudokuPuzzle {
     c++;
   }
   if (c > area) throw new ParseError(`too much data for a ${n}x${n} grid`, start + body.length);
+  // puzz.link's own encoder writes every cell, a run of blanks included: a shorter board was cut off
+  if (c < area) throw new ParseError(`not enough data for a ${n}x${n} grid (${c} of ${area} cells)`, start + body.length);
   return { n, ...box, diagonal: false, givens, io: { form: 'url', urlPrefix: `${m[1]}${n}/${n}/` } };
 }
 

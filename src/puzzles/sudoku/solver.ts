@@ -327,6 +327,9 @@ export async function solveFullRounds(ctx: GpuContext, puzzles: SudokuPuzzle[], 
   };
 
   const fill = () => {
+    // past the deadline nothing new joins: the batch's run ends with the grids it has (it ran on for as long as
+    // finished grids were replaced: an empty 25x25, handed back by the lanes, ran 55 s past a 5-s --timeout)
+    if (opts.timeoutMs !== undefined && performance.now() - t0 > opts.timeoutMs) return;
     let active = owner.size;
     // copies of started puzzles first (they hold results back), at most perPuzzle grids each
     for (const job of open) {
