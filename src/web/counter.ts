@@ -21,6 +21,8 @@ export interface CountSpec {
   items: number;
   width: number;
   height: number;
+  /** the count file's override constants (a layout the host defines, such as where a plane starts) */
+  constants?: Record<string, number>;
 }
 
 export class StateCounter {
@@ -47,7 +49,7 @@ export class StateCounter {
 
   static async create(ctx: GpuContext, spec: CountSpec): Promise<StateCounter> {
     const c = new StateCounter(ctx, spec);
-    c.pipeline = await ctx.computePipeline({ files: ['render/count.wgsl', spec.shader], entryPoint: 'count_main', constants: { COUNT_WORKGROUPS } });
+    c.pipeline = await ctx.computePipeline({ files: ['render/count.wgsl', spec.shader], entryPoint: 'count_main', constants: { ...spec.constants, COUNT_WORKGROUPS } });
     return c;
   }
 

@@ -3,6 +3,7 @@
 import type { GridOutcome } from '../engine/batch.ts';
 import type { GridInput, Rule } from '../engine/rule.ts';
 import type { PuzzleRecord } from '../puzzles/types.ts';
+import type { CountSpec } from './counter.ts';
 
 export interface Judgement {
   status: 'solved' | 'stuck' | 'contradiction' | 'no path' | 'still' | 'unsolved' | 'error';
@@ -34,7 +35,7 @@ export interface LoadedPuzzle {
   /** what the plotted counter means; with no `count`, the engine's rule counter (report_count) is plotted */
   counterLabel?: string;
   /** a count pass of the viewer's own over the state (shaders/render/count.wgsl), for rules that report none */
-  count?: { shader: string; items: number };
+  count?: Omit<CountSpec, 'width' | 'height'>;
   /**
    * When the automaton stalls: the command line's complete method for this kind, run through the registry on the
    * GPU (probing and branching in its own batch), and the grid input that shows its solution in this rule's state

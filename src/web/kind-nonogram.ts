@@ -39,7 +39,9 @@ function loaded(p: Nonogram, title: string): LoadedPuzzle {
     items: Math.max(p.width, p.height),
     state: packCopy(layout, cells),
     aux: packClues(p),
-    params: [1, 0, 0, 0],
+    // one copy, one copy per invocation (multi-gen runs ceil(copies / per invocation) invocations: a 0 there made it
+    // Infinity and the fastest speeds failed), its clues in grid 0's aux: its own
+    params: [1, 1, 0, 0],
   });
   return {
     kind: nonogramViewer,
@@ -51,7 +53,7 @@ function loaded(p: Nonogram, title: string): LoadedPuzzle {
     complete: { kind: 'nonogram', method: 'full', puzzle: p, input: (solution) => input(Array.from(solution, (ch) => (ch === '1' ? FILLED : EMPTY))) },
     renderParams: [layout.rowF, layout.rowE, 0, 0],
     counterLabel: 'unknown cells',
-    count: { shader: 'render/nonogram-count.wgsl', items: p.height * layout.wr },
+    count: { shader: 'render/nonogram-count.wgsl', items: p.height * layout.wr, constants: { ROW_F: layout.rowF } },
     fitMargin: {
       left: Math.max(...p.rows.map((c) => Math.max(1, c.length))) * 1.2 + 0.5,
       top: Math.max(...p.columns.map((c) => Math.max(1, c.length))) * 0.75 + 0.5,

@@ -16,6 +16,8 @@ export interface SessionSnapshot {
   detail: string;
   generation: number;
   generationsPerSec: number;
+  /** the plot's latest point (unknown cells left, ...), if any */
+  counter?: number;
 }
 
 /** thrown from the engine's onChunk to end a run() between chunks (the grid keeps running state) */
@@ -56,7 +58,7 @@ export class Session {
   async start(): Promise<void> {
     this.batch = await Batch.create(this.ctx, this.puzzle.rule);
     const c = this.puzzle.count;
-    if (c) this.counter = await StateCounter.create(this.ctx, { shader: c.shader, items: c.items, width: this.puzzle.width, height: this.puzzle.height });
+    if (c) this.counter = await StateCounter.create(this.ctx, { ...c, width: this.puzzle.width, height: this.puzzle.height });
     this.id = this.batch.add(this.puzzle.input);
     await this.uploaded();
     this.generation = 0;
@@ -91,7 +93,7 @@ export class Session {
   }
 
   snapshot(): SessionSnapshot {
-    return { status: this.status, detail: this.detail, generation: this.generation, generationsPerSec: this.rate.perSec };
+    return { status: this.status, detail: this.detail, generation: this.generation, generationsPerSec: this.rate.perSec, counter: this.counterHistory.at(-1)?.value };
   }
 
   get running(): boolean {
