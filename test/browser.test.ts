@@ -1,7 +1,8 @@
 // The viewer end to end in a real browser: Debian chromium, WebGPU on SwiftShader, the built site served on
 // localhost. Loads a sample of every kind the viewer knows, runs it to its end, checks the status text and canvas
 // pixels, saves screenshots under test-output/ and fails on any console error.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBinary } from '../src/puzzles/binary/codec.ts';
@@ -11,6 +12,8 @@ import { bfsPath } from '../src/puzzles/maze/reference.ts';
 import puppeteer from 'puppeteer';
 import { CHROMIUM, haveChromium, openViewer, screenshot, settleFrames, waitForStatus, type ViewerPage } from './browser-harness.ts';
 import { skipGpu } from './gpu.ts';
+import { tempDir } from './cli.helpers.ts';
+import { randomPicture } from './nonogram.helpers.ts';
 
 describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on SwiftShader)', () => {
   let v: ViewerPage;
@@ -210,6 +213,32 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
     await page.select('#speed', '0');
     await page.click('#play');
     expect(await waitForStatus(page, [])).toBe('solved');
+    expect(v.errors).toEqual([]);
+  });
+
+  it('a stalled nonogram finished by search shows `multiple` when it has two solutions; Reset stops a long search', async () => {
+    const { page } = v;
+    await page.select('#kind', 'auto');
+    const input = (await page.$('input#file'))!;
+    await input.uploadFile(fileURLToPath(new URL('../samples/nonogram/two-ways.json', import.meta.url)));
+    await page.waitForFunction(() => /^nonogram: two-ways\.json/.test(document.getElementById('title')!.textContent ?? ''), { timeout: 20_000 });
+    await waitForStatus(page, ['ready']);
+    await page.click('#play');
+    expect(await waitForStatus(page, [])).toBe('multiple');
+    expect(await page.$eval('#detail', (e) => e.textContent)).toContain('found two solutions');
+    // a random 60x60 picture: line logic settles nothing, and the search would run for minutes
+    const dir = tempDir('viewer-');
+    const hard = randomPicture(60, 60, 7, 50);
+    writeFileSync(join(dir, 'hard60.json'), JSON.stringify({ rows: hard.rows, columns: hard.columns }));
+    await input.uploadFile(join(dir, 'hard60.json'));
+    await page.waitForFunction(() => /^nonogram: hard60\.json/.test(document.getElementById('title')!.textContent ?? ''), { timeout: 20_000 });
+    await waitForStatus(page, ['ready']);
+    await page.click('#play');
+    await page.waitForFunction(() => document.getElementById('status')!.textContent === 'searching', { timeout: 30_000 });
+    const t0 = Date.now();
+    await page.click('#reset');
+    expect(await waitForStatus(page, ['ready'], 20_000)).toBe('ready');
+    expect(Date.now() - t0, 'Reset ends the search within a few rounds').toBeLessThan(15_000);
     expect(v.errors).toEqual([]);
   });
 

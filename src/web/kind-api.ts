@@ -6,7 +6,7 @@ import type { PuzzleRecord } from '../puzzles/types.ts';
 import type { CountSpec } from './counter.ts';
 
 export interface Judgement {
-  status: 'solved' | 'stuck' | 'contradiction' | 'no path' | 'still' | 'unsolved' | 'error';
+  status: 'solved' | 'multiple' | 'stuck' | 'contradiction' | 'no path' | 'still' | 'unsolved' | 'error';
   detail: string;
   /**
    * generations as the rule's own state counts them, when the engine's count differs (multi-generation

@@ -238,6 +238,7 @@ class Viewer {
     const snap = this.session?.snapshot();
     if (!snap) return;
     ui.status.textContent = snap.status;
+    ui.status.dataset.status = snap.status;
     ui.detail.textContent = snap.detail;
     ui.generation.textContent = String(snap.generation);
     ui.gensPerSec.textContent = snap.generationsPerSec >= 100 ? snap.generationsPerSec.toFixed(0) : snap.generationsPerSec.toFixed(1);

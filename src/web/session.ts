@@ -2,6 +2,7 @@
 // batch's current state buffer every frame; this class only decides how many generations each chunk encodes and
 // reads the engine's small status words back between chunks (awaited here, never inside a frame callback).
 import { Batch, type GridOutcome, type Mode } from '../engine/batch.ts';
+import type { SolveResult } from '../puzzles/types.ts';
 import type { GpuContext } from '../gpu/context.ts';
 import { StateCounter } from './counter.ts';
 import { registeredKind, verifyAsCli, type Judgement, type LoadedPuzzle } from './kind-api.ts';
@@ -20,6 +21,9 @@ export interface SessionSnapshot {
   counter?: number;
 }
 
+/** how long the viewer lets a search finish a stalled puzzle (the command line has no such limit) */
+const SEARCH_SECONDS = 60;
+
 /** thrown from the engine's onChunk to end a run() between chunks (the grid keeps running state) */
 class StopRun extends Error {}
 
@@ -28,6 +32,8 @@ const nextFrame = () => new Promise<void>((resolve) => requestAnimationFrame(() 
 export class Session {
   private batch: Batch | null = null;
   private counter: StateCounter | null = null;
+  /** the search finishing a stalled puzzle, while it runs */
+  private search: AbortController | null = null;
   /** drawing data a judgement replaced (the viewer uploads it when the version moves) */
   renderAux: Uint32Array | null = null;
   renderAuxVersion = 0;
@@ -123,6 +129,8 @@ export class Session {
 
   /** Stops after the chunk in flight; resolves when the engine's run has returned. */
   async pause(): Promise<void> {
+    // a search finishing a stalled puzzle stops too (it has no chunks to stop between)
+    this.search?.abort();
     if (!this.loop) return;
     this.stopRequested = true;
     await this.loop;
@@ -209,12 +217,20 @@ export class Session {
     const kind = registeredKind(c.kind);
     if (!kind) return stalled;
     this.status = 'searching';
-    this.detail = `${stalled.detail}; finishing with --method ${c.method}`;
+    this.detail = `${stalled.detail}; finishing with --method ${c.method} (at most ${SEARCH_SECONDS} s; Reset stops it)`;
     this.onUpdate();
-    const [result] = await kind.solve(this.ctx, [c.puzzle], { method: c.method, options: {} });
+    // a hard puzzle's search could run for minutes with the page waiting on it: Reset, a new puzzle or the deadline
+    // ends it (kinds that are interruptible stop between their rounds)
+    this.search = new AbortController();
+    let result: SolveResult;
+    try {
+      [result] = await kind.solve(this.ctx, [c.puzzle], { method: c.method, options: {}, timeoutMs: SEARCH_SECONDS * 1000, signal: this.search.signal });
+    } finally {
+      this.search = null;
+    }
     const stall = stalled.detail.replace(/: this puzzle needs.*$/, '');
     if (result.status === 'contradiction') return { status: 'contradiction', detail: `${stall}; --method ${c.method} proves there is no solution` };
-    if (!result.solution || (result.status !== 'solved' && result.status !== 'multiple')) return { ...stalled, detail: `${stalled.detail}; --method ${c.method}: ${result.status}${result.reason ? ` (${result.reason})` : ''}` };
+    if (!result.solution || (result.status !== 'solved' && result.status !== 'multiple')) return { ...stalled, status: 'unsolved', detail: `${stalled.detail}; --method ${c.method}: ${result.status}${result.reason ? ` (${result.reason})` : ''}` };
     if (!verifyAsCli(c.kind, c.puzzle, result.solution, () => false)) return { status: 'error', detail: `--method ${c.method}: verifier rejected its solution` };
     const batch = this.batch!;
     batch.release(this.id);
@@ -222,8 +238,10 @@ export class Session {
     batch.retire(this.id, 'done');
     await this.uploaded();
     this.countNow();
-    const multiple = result.status === 'multiple' ? ' (it has more than one solution; this is the first)' : '';
-    return { status: 'solved', detail: `${stall}; --method ${c.method} finished it in ${result.ms.toFixed(0)} ms${multiple}, checked by the verifier`, generations: stalled.generations };
+    if (result.status === 'multiple') {
+      return { status: 'multiple', detail: `${stall}; --method ${c.method} found two solutions in ${result.ms.toFixed(0)} ms (the first is drawn), checked by the verifier`, generations: stalled.generations };
+    }
+    return { status: 'solved', detail: `${stall}; --method ${c.method} finished it in ${result.ms.toFixed(0)} ms, the only solution, checked by the verifier`, generations: stalled.generations };
   }
 
   private countRate(generations: number): void {
