@@ -64,5 +64,11 @@ describe('cellsolve binary', () => {
     const multi = cli(['solve', 'binary', '--json', '-'], '....\n....\n....\n....\n');
     expect(JSON.parse(multi.stdout).status).toBe('multiple');
     expect(multi.status).toBe(1);
+    // the only grid the rules force has two equal rows: every method says there is no solution (the thesis
+    // automaton, which does not compare lines, had its grid rejected by the verifier: exit 3)
+    for (const method of ['full', 'ca', 'thesis']) {
+      const r = cli(['solve', 'binary', '--json', '--method', method, '-'], '011.\n1001\n0110\n1001\n');
+      expect([JSON.parse(r.stdout).status, r.status], method).toEqual(['contradiction', 1]);
+    }
   });
 });

@@ -51,6 +51,8 @@ describe('cellsolve command line', () => {
       [['gen', 'maze', '--size', '100001'], 'a generated maze has at most 268,435,456 cells'],
       [['gen', 'sudoku', '--size', '64'], 'a 64x64 sudoku is not supported'],
       [['gen', 'nonogram', '--size', '100000'], 'a generated nonogram has at most 409,600 cells'],
+      // it was a RangeError and a stack trace (exit 3)
+      [['life', 'test/fixtures/glider.rle', '--size', '70000'], '--size 70000x70000: at most 1,073,741,824 cells'],
     ];
     for (const [args, message] of cases) {
       const r = cli(args);

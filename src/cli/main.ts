@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { GpuError, ShaderError, type AdapterChoice, type GpuContext } from '../gpu/context.ts';
 import { nodeContext } from '../gpu/node.ts';
-import { formatPlain, parsePattern, PatternError } from '../life/codec.ts';
+import { formatPlain, MAX_LIFE_CELLS, parsePattern, PatternError } from '../life/codec.ts';
 import { runLife } from '../life/rule.ts';
 import { intOption, parseArgs, sizeOption, UsageError, type Args } from './args.ts';
 import { benchCommand } from './bench.ts';
@@ -57,6 +57,8 @@ async function lifeCommand(ctx: () => Promise<GpuContext>, args: Args): Promise<
   const mode = String(args.options.mode ?? 'one-gen');
   if (mode !== 'one-gen' && mode !== 'multi-gen') throw new UsageError(`--mode takes one-gen or multi-gen (got '${mode}')`);
   const [w, h] = sizeOption(args.options, [grid.width, grid.height]);
+  if (w * h > MAX_LIFE_CELLS) throw new UsageError(`--size ${w}x${h}: at most ${MAX_LIFE_CELLS.toLocaleString('en-US')} cells`);
+  if (w < grid.width || h < grid.height) process.stderr.write(`life: the ${grid.width}x${grid.height} pattern is cut to --size ${w}x${h}\n`);
   const sized = { width: w, height: h, cells: new Uint8Array(w * h) };
   for (let y = 0; y < Math.min(h, grid.height); y++) {
     for (let x = 0; x < Math.min(w, grid.width); x++) sized.cells[y * w + x] = grid.cells[y * grid.width + x];

@@ -2,6 +2,9 @@
 // (`.cells`: `!` comment lines, `.` dead, `O` or `*` alive). Errors name line and column.
 import type { LifeGrid } from './reference.ts';
 
+/** the largest grid a pattern or `life --size` may make (a byte per cell on the host) */
+export const MAX_LIFE_CELLS = 1 << 30;
+
 export class PatternError extends Error {
   constructor(
     readonly file: string,
@@ -50,7 +53,7 @@ function parseRle(lines: string[], header: number, file: string): LifeGrid {
   if (m[3] && !/^(b3\/s23|23\/3)$/i.test(m[3])) {
     throw new PatternError(file, header + 1, h.indexOf(m[3]) + 1, `rule '${m[3]}' is not supported (only B3/S23)`);
   }
-  if (width < 1 || height < 1 || width * height > 1 << 30) throw new PatternError(file, header + 1, 1, `pattern size ${width}x${height} is out of range`);
+  if (width < 1 || height < 1 || width * height > MAX_LIFE_CELLS) throw new PatternError(file, header + 1, 1, `pattern size ${width}x${height} is out of range`);
   const cells = new Uint8Array(width * height);
   let x = 0;
   let y = 0;

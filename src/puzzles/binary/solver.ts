@@ -233,7 +233,14 @@ export async function runThesis(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
 
 export function automatonResult(p: BinaryPuzzle, r: AutomatonRun, extra: Record<string, unknown> = {}): SolveResult {
   const base = { generations: r.generations, ms: r.ms };
-  if (r.status === 'done') return { ...base, status: 'solved', solution: cellsToString(r.cells), extra };
+  if (r.status === 'done') {
+    // every cell was forced, so a grid that breaks a rule the automaton does not check (the thesis CA: no two equal
+    // lines) is the only candidate and no solution: the puzzle has none (it was reported as 'verifier rejected')
+    const solution = cellsToString(r.cells);
+    const broken = checkSolution(p, solution);
+    if (broken) return { ...base, status: 'contradiction', extra: { ...extra, note: `the only grid the rules force breaks one: ${broken}` } };
+    return { ...base, status: 'solved', solution, extra };
+  }
   if (r.status === 'contradiction') return { ...base, status: 'contradiction', extra };
   const reason = r.status === 'fixpoint' ? 'stalled' : r.status;
   return { ...base, status: 'unsolved', reason, extra: { ...extra, partial: cellsToString(r.cells), unknown: r.cells.filter((c) => c === UNKNOWN).length } };
