@@ -339,7 +339,8 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
       },
       [
         ['puzzles', String(puzzles.length)],
-        ['solved', String(tl.unique + tl.unproven)],
+        // answered, as the JSON's `solved` (with ../shared these are all unique; generated ones may have two)
+        ['answered', `${tl.unique + tl.unproven + tl.multiple}${tl.multiple ? ` (${tl.multiple} multiple)` : ''}`],
         ['puzzles/s', (puzzles.length / seconds).toFixed(1)],
         ['CPU puzzles/s', (puzzles.length / cpuSeconds).toFixed(1)],
         ['GPU/CPU', `${(cpuSeconds / seconds).toFixed(2)}x`],

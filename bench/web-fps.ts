@@ -2,12 +2,14 @@
 // (the same set-up as test/browser.test.ts). `cellsolve bench web-fps [--sample FILE] [--seconds S]`, or
 // `npx tsx bench/web-fps.ts`. Cases: panning while paused, panning while the automaton runs, and, side by side in
 // the same run, the page's bare animation-frame rate (nothing drawn) that bounds both.
+import { readdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import type { Page } from 'puppeteer';
 import type { GpuContext } from '../src/gpu/context.ts';
 import { haveChromium, openViewer, screenshot, settleFrames } from '../test/browser-harness.ts';
 import type { BenchArgs } from './_report.ts';
 import type { OptionSpec } from '../src/puzzles/types.ts';
+import { UsageError } from '../src/cli/args.ts';
 
 /** the largest bundled grid, drawn 1:1 and zoomed out */
 const DEFAULT_SAMPLE = 'maze-perfect4k.png';
@@ -48,7 +50,7 @@ async function panFor(page: Page, seconds: number, draw: boolean): Promise<Frame
 
 /** the options this benchmark takes beside --json and --quick (`cellsolve bench` rejects others) */
 export const options: OptionSpec[] = [
-  { name: 'sample', value: 'FILE', help: 'the grid panned (default: a large bundled maze)' },
+  { name: 'sample', value: 'NAME', help: 'the grid panned: a file of samples/web (default maze-perfect4k.png), or life-random:N for an NxN Life soup' },
   { name: 'seconds', value: 'S', number: { above: 0 }, help: 'seconds per case (default 8; 3 with --quick)' },
 ];
 
@@ -56,6 +58,11 @@ export async function bench(_ctx: GpuContext | null, args: BenchArgs): Promise<v
   if (!haveChromium) throw new Error('bench web-fps needs /usr/bin/chromium');
   const seconds = Number(args.options.seconds ?? (args.quick ? 3 : 8));
   const sample = String(args.options.sample ?? DEFAULT_SAMPLE);
+  // a bad name is the user's mistake, found before the site is built and a browser started
+  const samples = readdirSync(new URL('../samples/web/', import.meta.url));
+  if (!/^life-random:\d+$/.test(sample) && !samples.includes(sample)) {
+    throw new UsageError(`--sample ${sample}: not a bundled sample (${samples.join(', ')}) nor life-random:N`);
+  }
   const v = await openViewer(1280, 800);
   try {
     const { page } = v;
