@@ -205,6 +205,17 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
     expect(v.errors).toEqual([]);
   });
 
+  it('a method picked after loading applies at once (the menu changed while the old method ran on)', async () => {
+    const { page } = v;
+    await page.evaluate(() => window.cellsolveViewer!.loadSample('maze-101.png'));
+    await page.waitForFunction(() => /^maze: maze-101\.png/.test(document.getElementById('title')!.textContent ?? ''), { timeout: 20_000 });
+    expect(await page.$eval('#title', (e) => e.textContent)).not.toContain('wavefront');
+    await page.select('#method', 'wavefront');
+    await page.waitForFunction(() => (document.getElementById('title')!.textContent ?? '').includes('wavefront'), { timeout: 20_000 });
+    expect(await waitForStatus(page, ['ready'])).toBe('ready');
+    expect(v.errors).toEqual([]);
+  });
+
   it('solves nonograms at the fastest speed with multi-generation dispatch (it failed with "Invalid array length")', async () => {
     const { page } = v;
     await page.evaluate(() => window.cellsolveViewer!.loadSample('nonogram-15x15.txt'));

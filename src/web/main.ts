@@ -382,7 +382,10 @@ async function main(): Promise<void> {
     for (const s of k.samples) if (sampleUrls[`../../samples/web/${s.file}`]) ui.sample.add(new Option(s.label, s.file));
   }
 
+  // what was loaded last, to load again with another method when the Method menu changes
+  let reload: (() => Promise<void>) | null = null;
   const load = async (bytes: Uint8Array, fileName: string, kind?: ViewerKind) => {
+    reload = () => load(bytes, fileName, kind && selectedKind());
     showError('');
     try {
       const k = kind ?? selectedKind();
@@ -407,8 +410,13 @@ async function main(): Promise<void> {
   ui.sample.addEventListener('change', () => ui.sample.value && void loadSample(ui.sample.value));
   ui.file.addEventListener('change', async () => {
     const f = ui.file.files?.[0];
+    // cleared, so that picking the same file again loads it again
+    ui.file.value = '';
     if (f) await load(new Uint8Array(await f.arrayBuffer()), f.name);
   });
+  // a method picked after loading applies at once: the puzzle is loaded again with it (the menu used to change
+  // while the old method ran on)
+  ui.method.addEventListener('change', () => void reload?.().catch((e: Error) => showError(e.message)));
   ui.loadPaste.addEventListener('click', () => void load(new TextEncoder().encode(ui.paste.value), 'pasted'));
   ui.random.addEventListener('click', async () => {
     showError('');
@@ -416,7 +424,10 @@ async function main(): Promise<void> {
       const k = selectedKind() ?? findViewerKind('life')!;
       if (!k.random) throw new Error(`${k.name} has no random start; pick a sample or a file`);
       const [w, h] = parseSize(ui.randomSize.value);
-      await viewer.open(k.random(w, h, (Math.random() * 2 ** 31) | 0, ui.method.value || k.defaultMethod));
+      const seed = (Math.random() * 2 ** 31) | 0;
+      const random = k.random;
+      reload = () => viewer.open(random(w, h, seed, ui.method.value || k.defaultMethod));
+      await reload();
     } catch (e) {
       showError((e as Error).message);
     }
