@@ -205,6 +205,24 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
     expect(v.errors).toEqual([]);
   });
 
+  it('a file of many puzzles offers each of them (only the first could be seen)', async () => {
+    const { page } = v;
+    await page.select('#kind', 'auto');
+    const dir = tempDir('viewer-');
+    const file = join(dir, 'three.txt');
+    writeFileSync(file, '3x3:3/3/3/3/3/3\n3x3:1/1/1/1/1/1\n3x3:/3//1/1/1\n');
+    await (await page.$('input#file'))!.uploadFile(file);
+    await page.waitForFunction(() => /three\.txt \(1 of 3\)/.test(document.getElementById('title')!.textContent ?? ''), { timeout: 20_000 });
+    expect(await page.$eval('#pick-label', (e) => (e as HTMLElement).hidden)).toBe(false);
+    await page.$eval('#pick', (e) => {
+      (e as HTMLInputElement).value = '3';
+      e.dispatchEvent(new Event('change'));
+    });
+    await page.waitForFunction(() => /three\.txt \(3 of 3\)/.test(document.getElementById('title')!.textContent ?? ''), { timeout: 20_000 });
+    expect(await waitForStatus(page, ['ready'])).toBe('ready');
+    expect(v.errors).toEqual([]);
+  });
+
   it('a method picked after loading applies at once (the menu changed while the old method ran on)', async () => {
     const { page } = v;
     await page.evaluate(() => window.cellsolveViewer!.loadSample('maze-101.png'));

@@ -21,6 +21,8 @@ export interface Judgement {
 export interface LoadedPuzzle {
   kind: ViewerKind;
   title: string;
+  /** puzzles in the input it came from: with more than one, the viewer offers the others */
+  puzzlesInInput?: number;
   /** cells drawn */
   width: number;
   height: number;
@@ -68,8 +70,9 @@ export interface ViewerKind {
   samples: Sample[];
   /** does this input look like this kind's (extension or content)? used when the kind is 'auto' */
   detect(fileName: string, bytes: Uint8Array): boolean;
-  /** reads one input; throws an Error whose message names line and column, as the command line does */
-  load(bytes: Uint8Array, fileName: string, method: string): LoadedPuzzle;
+  /** reads puzzle `index` (default 0) of one input; throws an Error whose message names line and column, as the
+   * command line does */
+  load(bytes: Uint8Array, fileName: string, method: string, index?: number): LoadedPuzzle;
   /** a random start (Life soup, generated puzzle), when the kind can make one */
   random?(width: number, height: number, seed: number, method: string): LoadedPuzzle;
 }
@@ -115,9 +118,11 @@ export function verifyAsCli<P>(kind: string, puzzle: P, solution: string, own: (
 }
 
 /** The first record of an input as a puzzle, or its error (line and column) thrown. */
-export function firstPuzzle<P>(records: PuzzleRecord<P>[], fileName: string, what: string): { puzzle: P; title: string } {
-  const first = records[0];
-  if (!first) throw new Error(`${fileName}: no ${what} in this input`);
-  if (first.error || first.puzzle === undefined) throw new Error(first.error ?? `${fileName}: unreadable ${what}`);
-  return { puzzle: first.puzzle, title: records.length > 1 ? `${fileName} (first of ${records.length})` : fileName };
+/** Puzzle `index` of an input's records, its title saying which of how many. */
+export function nthPuzzle<P>(records: PuzzleRecord<P>[], fileName: string, what: string, index = 0): { puzzle: P; title: string; count: number } {
+  if (records.length === 0) throw new Error(`${fileName}: no ${what} in this input`);
+  const r = records[index];
+  if (!r) throw new Error(`${fileName}: no ${what} ${index + 1} (the input holds ${records.length})`);
+  if (r.error || r.puzzle === undefined) throw new Error(r.error ?? `${fileName}: unreadable ${what}`);
+  return { puzzle: r.puzzle, title: records.length > 1 ? `${fileName} (${index + 1} of ${records.length})` : fileName, count: records.length };
 }

@@ -10,7 +10,7 @@ import { unpackCa, wordsPerRow } from '../puzzles/binary/pack.ts';
 import { METHODS_ALL, thesisCells, thesisLastChange, verifySolution } from '../puzzles/binary/reference.ts';
 import { caInput, caRule, thesisInput, thesisRule } from '../puzzles/binary/solver.ts';
 import { FONT_3X5 } from './font.ts';
-import { firstPuzzle, parseAsCli, verifyAsCli, type LoadedPuzzle, type ViewerKind } from './kind-api.ts';
+import { nthPuzzle, parseAsCli, verifyAsCli, type LoadedPuzzle, type ViewerKind } from './kind-api.ts';
 
 interface BinaryMethod {
   rule: Rule;
@@ -85,8 +85,8 @@ export const binaryViewer: ViewerKind = {
     const text = new TextDecoder().decode(bytes.subarray(0, 4096));
     return /^\s*\d+x\d+u?:[a-zA-Z]+\s*$/m.test(text) || /^[01.]{4,}\s*$/m.test(text);
   },
-  load(bytes, fileName, method) {
-    const { puzzle, title } = firstPuzzle(parseAsCli('binary', bytes, fileName, () => parseBinary(bytes, fileName)), fileName, 'binary puzzle');
-    return loaded(puzzle, title, method);
+  load(bytes, fileName, method, index) {
+    const { puzzle, title, count: puzzlesInInput } = nthPuzzle(parseAsCli('binary', bytes, fileName, () => parseBinary(bytes, fileName)), fileName, 'binary puzzle', index);
+    return { ...loaded(puzzle, title, method), puzzlesInInput };
   },
 };

@@ -12,7 +12,7 @@ import { generateMaze } from '../puzzles/maze/generate.ts';
 import { unpackDeadend, unpackWalker, unpackWavefront, wordsPerRow } from '../puzzles/maze/pack.ts';
 import { bfsPath, FAKE, OPEN, TERMINAL, traceBack, verifyMoves, W } from '../puzzles/maze/reference.ts';
 import { deadendChainsRule, deadendInput, deadendSyncRule, walkerInput, walkerPath, walkerRule, wavefrontInput, wavefrontRule } from '../puzzles/maze/solver.ts';
-import { firstPuzzle, parseAsCli, textOf, verifyAsCli, type Judgement, type LoadedPuzzle, type ViewerKind } from './kind-api.ts';
+import { nthPuzzle, parseAsCli, textOf, verifyAsCli, type Judgement, type LoadedPuzzle, type ViewerKind } from './kind-api.ts';
 
 interface MazeMethod {
   rule: Rule;
@@ -134,13 +134,14 @@ export const mazeViewer: ViewerKind = {
     { label: 'Maze 4001x4001 (mikepound perfect4k)', file: 'maze-perfect4k.png' },
   ],
   detect: (fileName, bytes) => isPng(bytes) || /\.maze$/i.test(fileName) || /^#{5,}\s*$/m.test(textOf(bytes.subarray(0, 4096))),
-  load(bytes, fileName, method) {
-    const { puzzle, title } = firstPuzzle(
+  load(bytes, fileName, method, index) {
+    const { puzzle, title, count: puzzlesInInput } = nthPuzzle(
       parseAsCli<Maze>('maze', bytes, fileName, () => parseMazes(bytes, fileName).map((r) => ({ file: fileName, line: r.line, puzzle: r.maze, error: r.error }))),
       fileName,
       'maze',
+      index,
     );
-    return loaded(puzzle, title, method);
+    return { ...loaded(puzzle, title, method), puzzlesInInput };
   },
   random: (width, height, seed, method) => loaded(generateMaze({ width, height, seed }), `generated ${width}x${height}, seed ${seed}`, method),
 };

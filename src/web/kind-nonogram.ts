@@ -7,7 +7,7 @@ import { parseNonograms, type Nonogram } from '../puzzles/nonogram/codec.ts';
 import { gpuLimitError, layoutOf, lineWordsFor, packClues, packCopy, solutionOf, unpackCopy } from '../puzzles/nonogram/pack.ts';
 import { EMPTY, FILLED, initialCells, verify } from '../puzzles/nonogram/reference.ts';
 import { nonogramRule } from '../puzzles/nonogram/solver.ts';
-import { firstPuzzle, parseAsCli, verifyAsCli, type LoadedPuzzle, type ViewerKind } from './kind-api.ts';
+import { nthPuzzle, parseAsCli, verifyAsCli, type LoadedPuzzle, type ViewerKind } from './kind-api.ts';
 
 function drawClues(p: Nonogram, g: CanvasRenderingContext2D, cellToCss: (x: number, y: number) => [number, number], cssPerCell: number): void {
   if (cssPerCell < 7) return; // unreadable: the grid alone
@@ -85,8 +85,8 @@ export const nonogramViewer: ViewerKind = {
     const text = new TextDecoder().decode(bytes.subarray(0, 4096));
     return /^\s*\d+x\d+:[\d./]+/m.test(text) || /^(width|height|rows|columns)\b/m.test(text);
   },
-  load(bytes, fileName) {
-    const { puzzle, title } = firstPuzzle(parseAsCli('nonogram', bytes, fileName, () => parseNonograms(bytes, fileName)), fileName, 'nonogram');
-    return loaded(puzzle, title);
+  load(bytes, fileName, _method, index) {
+    const { puzzle, title, count: puzzlesInInput } = nthPuzzle(parseAsCli('nonogram', bytes, fileName, () => parseNonograms(bytes, fileName)), fileName, 'nonogram', index);
+    return { ...loaded(puzzle, title), puzzlesInInput };
   },
 };

@@ -7,7 +7,7 @@ import { caInput } from '../puzzles/sudoku/pack.ts';
 import { initialMasks, masksToValues, popcount, RULES_ALL, topology, valueOf, verify, type SudokuPuzzle } from '../puzzles/sudoku/reference.ts';
 import { solutionString, sudokuRoundsRule, sudokuRule } from '../puzzles/sudoku/solver.ts';
 import { FONT_3X5 } from './font.ts';
-import { firstPuzzle, parseAsCli, verifyAsCli, type LoadedPuzzle, type ViewerKind } from './kind-api.ts';
+import { nthPuzzle, parseAsCli, verifyAsCli, type LoadedPuzzle, type ViewerKind } from './kind-api.ts';
 
 /** drawing data for shaders/render/sudoku.wgsl: the font, then per cell: bit 0 given, bits 1-4 thick borders */
 function renderAux(p: SudokuPuzzle): Uint32Array {
@@ -85,8 +85,8 @@ export const sudokuViewer: ViewerKind = {
     // STPPC Solo ids give the box shape (3x3:..., letters and underscores); Pattern ids (15x15:3.7/...) are nonograms
     return /^\s*\d+x\d+[a-z]*:[0-9a-z_,]+\s*$/m.test(text) || /^[.0-9]{81}\s*$/m.test(text);
   },
-  load(bytes, fileName, method) {
-    const { puzzle, title } = firstPuzzle(parseAsCli('sudoku', bytes, fileName, () => parseSudoku(bytes, fileName)), fileName, 'sudoku');
-    return loaded(puzzle, title, method);
+  load(bytes, fileName, method, index) {
+    const { puzzle, title, count: puzzlesInInput } = nthPuzzle(parseAsCli('sudoku', bytes, fileName, () => parseSudoku(bytes, fileName)), fileName, 'sudoku', index);
+    return { ...loaded(puzzle, title, method), puzzlesInInput };
   },
 };

@@ -15,12 +15,12 @@ export function findViewerKind(name: string): ViewerKind | undefined {
 }
 
 /** 'auto': the first kind whose detect() claims the input; else the first whose loader accepts it. */
-export function loadAuto(bytes: Uint8Array, fileName: string): LoadedPuzzle {
+export function loadAuto(bytes: Uint8Array, fileName: string, index = 0): LoadedPuzzle {
   const claimed = viewerKinds.filter((k) => k.detect(fileName, bytes));
   const errors: string[] = [];
   for (const k of [...claimed, ...viewerKinds.filter((k) => !claimed.includes(k))]) {
     try {
-      return k.load(bytes, fileName, k.defaultMethod);
+      return k.load(bytes, fileName, k.defaultMethod, index);
     } catch (e) {
       errors.push(`${k.name}: ${(e as Error).message}`);
       if (claimed.includes(k)) throw e;

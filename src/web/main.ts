@@ -21,6 +21,9 @@ const ui = {
   method: $<HTMLSelectElement>('method'),
   sample: $<HTMLSelectElement>('sample'),
   file: $<HTMLInputElement>('file'),
+  pickLabel: $('pick-label'),
+  pick: $<HTMLInputElement>('pick'),
+  pickCount: $('pick-count'),
   paste: $<HTMLTextAreaElement>('paste'),
   loadPaste: $<HTMLButtonElement>('load-paste'),
   random: $<HTMLButtonElement>('random'),
@@ -384,12 +387,19 @@ async function main(): Promise<void> {
 
   // what was loaded last, to load again with another method when the Method menu changes
   let reload: (() => Promise<void>) | null = null;
-  const load = async (bytes: Uint8Array, fileName: string, kind?: ViewerKind) => {
-    reload = () => load(bytes, fileName, kind && selectedKind());
+  // a file of many puzzles (a TAAI tournament file: 1,000) shows one; the Puzzle box picks another
+  let pick: ((index: number) => Promise<void>) | null = null;
+  const load = async (bytes: Uint8Array, fileName: string, kind?: ViewerKind, index = 0) => {
+    reload = () => load(bytes, fileName, kind && selectedKind(), index);
+    pick = (i) => load(bytes, fileName, kind, i);
     showError('');
     try {
       const k = kind ?? selectedKind();
-      const puzzle = k ? k.load(bytes, fileName, ui.method.value || k.defaultMethod) : loadAuto(bytes, fileName);
+      const puzzle = k ? k.load(bytes, fileName, ui.method.value || k.defaultMethod, index) : loadAuto(bytes, fileName, index);
+      ui.pickLabel.hidden = (puzzle.puzzlesInInput ?? 1) < 2;
+      ui.pick.max = String(puzzle.puzzlesInInput ?? 1);
+      ui.pick.value = String(index + 1);
+      ui.pickCount.textContent = `of ${puzzle.puzzlesInInput ?? 1}`;
       await viewer.open(puzzle);
     } catch (e) {
       showError(e instanceof GpuError || e instanceof Error ? e.message : String(e));
@@ -417,6 +427,11 @@ async function main(): Promise<void> {
   // a method picked after loading applies at once: the puzzle is loaded again with it (the menu used to change
   // while the old method ran on)
   ui.method.addEventListener('change', () => void reload?.().catch((e: Error) => showError(e.message)));
+  ui.pick.addEventListener('change', () => {
+    const n = Math.round(Number(ui.pick.value));
+    if (Number.isFinite(n) && n >= 1 && n <= Number(ui.pick.max)) void pick?.(n - 1);
+    else showError(`puzzle ${ui.pick.value}: pick 1 to ${ui.pick.max}`);
+  });
   ui.loadPaste.addEventListener('click', () => void load(new TextEncoder().encode(ui.paste.value), 'pasted'));
   ui.random.addEventListener('click', async () => {
     showError('');
@@ -427,6 +442,7 @@ async function main(): Promise<void> {
       const seed = (Math.random() * 2 ** 31) | 0;
       const random = k.random;
       reload = () => viewer.open(random(w, h, seed, ui.method.value || k.defaultMethod));
+      ui.pickLabel.hidden = true;
       await reload();
     } catch (e) {
       showError((e as Error).message);
