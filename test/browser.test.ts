@@ -223,6 +223,26 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
     expect(v.errors).toEqual([]);
   });
 
+  it('the generations or rounds reported do not depend on the speed (binary thesis said 59 to -116, sudoku rounds 10 to 265)', async () => {
+    const { page } = v;
+    for (const [kind, method, sample] of [['binary', 'thesis', 'binary-10x10-probing.txt'], ['sudoku', 'rounds', 'sudoku-9x9-basic.txt']]) {
+      const counts: string[] = [];
+      for (const speed of ['1', '256']) {
+        await page.select('#kind', kind);
+        await page.select('#method', method);
+        await page.evaluate((f: string) => window.cellsolveViewer!.loadSample(f), sample);
+        await waitForStatus(page, ['ready']);
+        await page.select('#speed', speed);
+        await page.click('#play');
+        await waitForStatus(page, [], 90_000);
+        counts.push(await page.$eval('#generation', (e) => e.textContent ?? ''));
+      }
+      expect(counts[0], `${kind} ${method}`).toBe(counts[1]);
+      expect(Number(counts[0]), `${kind} ${method}`).toBeGreaterThan(0);
+    }
+    expect(v.errors).toEqual([]);
+  });
+
   it('a method picked after loading applies at once (the menu changed while the old method ran on)', async () => {
     const { page } = v;
     await page.evaluate(() => window.cellsolveViewer!.loadSample('maze-101.png'));

@@ -5,6 +5,7 @@
 // The final state is read once at the end: complete -> the CPU verifier; a contradiction; otherwise stuck (the
 // puzzle needs probing or search, which `cellsolve solve binary --method full` does).
 import type { GridInput, Rule } from '../engine/rule.ts';
+import type { GridOutcome } from '../engine/batch.ts';
 import { cellsToString, parseBinary, UNKNOWN, type BinaryPuzzle } from '../puzzles/binary/codec.ts';
 import { unpackCa, wordsPerRow } from '../puzzles/binary/pack.ts';
 import { METHODS_ALL, thesisCells, thesisLastChange, verifySolution } from '../puzzles/binary/reference.ts';
@@ -19,7 +20,7 @@ interface BinaryMethod {
   count: { shader: string; items: (p: BinaryPuzzle) => number };
   cells(p: BinaryPuzzle, state: Uint32Array): Uint8Array;
   /** generations as the rule's state counts them (the thesis automaton keeps cell ages) */
-  generations?(state: Uint32Array, engineGenerations: number): number;
+  generations?(state: Uint32Array, outcome: GridOutcome): number;
 }
 
 const methods: Record<string, BinaryMethod> = {
@@ -37,7 +38,10 @@ const methods: Record<string, BinaryMethod> = {
     count: { shader: 'render/binary-thesis-count.wgsl', items: (p) => p.width * p.height },
     cells: (_p, state) => thesisCells(state),
     // the engine runs until a generation changes nothing; the ages in the state date the last real change
-    generations: (state, engine) => thesisLastChange(state, engine),
+    // cells' ages count every generation run, the fixpoint's extra ones in a chunk too: the ages are taken from
+    // the generations dispatched (one each: the thesis rule has no multi-generation dispatch), not the engine's count
+    // up to the last change, which made a fast run report -116
+    generations: (state, outcome) => thesisLastChange(state, outcome.dispatches),
   },
 };
 
@@ -61,7 +65,7 @@ function loaded(p: BinaryPuzzle, title: string, methodName: string): LoadedPuzzl
     judge(outcome, state) {
       const cells = method.cells(p, state);
       const unknown = cells.reduce((n, c) => n + (c === UNKNOWN ? 1 : 0), 0);
-      const generations = method.generations?.(state, outcome.generations) ?? outcome.generations;
+      const generations = method.generations?.(state, outcome) ?? outcome.generations;
       if (outcome.status === 'contradiction') return { status: 'contradiction', detail: `the rules contradict each other after ${generations} generations: no solution`, generations };
       if (unknown > 0) return { status: 'stuck', detail: `the automaton stalls with ${unknown} unknown cells after ${generations} generations: this puzzle needs probing or search`, generations };
       if (!verifyAsCli('binary', p, cellsToString(cells), verifySolution)) return { status: 'error', detail: 'verifier rejected the grid', generations };
