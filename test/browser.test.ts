@@ -213,7 +213,7 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
     writeFileSync(file, '3x3:3/3/3/3/3/3\n3x3:1/1/1/1/1/1\n3x3:/3//1/1/1\n');
     await (await page.$('input#file'))!.uploadFile(file);
     await page.waitForFunction(() => /three\.txt \(1 of 3\)/.test(document.getElementById('title')!.textContent ?? ''), { timeout: 20_000 });
-    expect(await page.$eval('#pick-label', (e) => (e as HTMLElement).hidden)).toBe(false);
+    expect(await page.$eval('#pick-label', (e) => getComputedStyle(e).display)).not.toBe('none');
     await page.$eval('#pick', (e) => {
       (e as HTMLInputElement).value = '3';
       e.dispatchEvent(new Event('change'));
@@ -258,6 +258,8 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
     const { page } = v;
     await page.evaluate(() => window.cellsolveViewer!.loadSample('nonogram-15x15.txt'));
     await waitForStatus(page, ['ready']);
+    // one puzzle in the input: no puzzle picker
+    expect(await page.$eval('#pick-label', (e) => getComputedStyle(e).display)).toBe('none');
     if (!(await page.$eval('#multi-gen', (e) => (e as HTMLInputElement).checked))) await page.click('#multi-gen');
     await page.select('#speed', '0');
     await page.click('#play');

@@ -19,7 +19,9 @@ fn cell_color(cell: vec2u, sub: vec2f) -> vec4f {
   c = select(c, vec4f(0.85, 0.15, 0.15, 3.0), filled && empty);
   let fifthX = (cell.x % 5u == 0u && sub.x < 2.0 * px) || (cell.x % 5u == 4u && sub.x > 1.0 - 2.0 * px);
   let fifthY = (cell.y % 5u == 0u && sub.y < 2.0 * px) || (cell.y % 5u == 4u && sub.y > 1.0 - 2.0 * px);
-  let thin = sub.x < px || sub.y < px;
+  // each cell draws its left and top edges, and the last column and row the grid's right and bottom ones
+  let outer = (cell.x + 1u == view.gridSize.x && sub.x > 1.0 - px) || (cell.y + 1u == view.gridSize.y && sub.y > 1.0 - px);
+  let thin = sub.x < px || sub.y < px || outer;
   c = select(c, vec4f(0.55, 0.58, 0.62, 1.0), thin && view.pixelsPerCell >= 4.0);
   c = select(c, vec4f(0.2, 0.45, 0.8, 1.0), (fifthX || fifthY) && view.pixelsPerCell >= 6.0);
   return c;
