@@ -79,7 +79,17 @@ export class GpuContext {
     });
     device.addEventListener?.('uncapturederror', (ev: Event) => {
       const err = (ev as GPUUncapturedErrorEvent).error;
-      console.error(`cellsolve: uncaptured WebGPU error: ${err.message}`);
+      // A buffer the device could not allocate makes everything after it garbage (invalid buffers, copies and
+      // dispatches that do nothing): the work stops at the next check instead, with the reason. (A binary search
+      // that outgrew SwiftShader's memory went on for minutes and ended as 'verifier rejected'.)
+      const outOfMemory = err.constructor?.name === 'GPUOutOfMemoryError' || /OUT_OF_(DEVICE|HOST)_MEMORY|out of memory/i.test(err.message);
+      if (outOfMemory && !this.lostReason) {
+        this.lostReason = `out of GPU memory: ${err.message.split('\n')[0]}`;
+        console.error(`cellsolve: ${this.lostReason}`);
+        for (const h of this.lostHandlers) h(this.lostReason);
+        return;
+      }
+      if (!this.lostReason) console.error(`cellsolve: uncaptured WebGPU error: ${err.message}`);
     });
   }
 
