@@ -8,6 +8,7 @@ import { lifeInput, lifeRule } from '../src/life/rule.ts';
 import { randomLife, lifeRun } from '../src/life/reference.ts';
 import { unpackLife } from '../src/life/pack.ts';
 import { gpu, skipGpu } from './gpu.ts';
+import { createNodeContext } from '../src/gpu/node.ts';
 import { HOST_NICE_ON_CPU_ADAPTER, readShaderFile } from '../src/gpu/node.ts';
 import type { Rule } from '../src/engine/rule.ts';
 
@@ -161,5 +162,26 @@ describe.skipIf(skipGpu)('engine on the GPU', () => {
     const limit = Math.min(ctx.limits.maxStorageBufferBindingSize, ctx.limits.maxBufferSize);
     const fake = { width: 1, height: 1, items: 1, state: { length: limit / 4 + 1 } as unknown as Uint32Array };
     expect(() => Batch.checkFits(ctx, fake)).toThrow(/more than this device's storage buffer limit/);
+  });
+});
+
+describe.skipIf(skipGpu)('a device that runs out of memory', () => {
+  it('stops the work at the next check with the reason, instead of running on with invalid buffers', async () => {
+    // a context of its own: this one is done for after the test
+    const ctx = await createNodeContext();
+    try {
+      expect(() => ctx.checkAlive()).not.toThrow();
+      const buffers: GPUBuffer[] = [];
+      // the device's largest buffers until one is refused (SwiftShader here: the first)
+      for (let i = 0; i < 16 && !ctx.lostReason; i++) {
+        buffers.push(ctx.device.createBuffer({ label: `oom${i}`, size: ctx.limits.maxBufferSize, usage: GPUBufferUsage.STORAGE }));
+        await ctx.device.queue.onSubmittedWorkDone();
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(() => ctx.checkAlive()).toThrow(/^out of GPU memory/);
+      buffers.forEach((b) => b.destroy());
+    } finally {
+      ctx.device.destroy();
+    }
   });
 });
