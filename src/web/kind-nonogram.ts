@@ -13,19 +13,32 @@ function drawClues(p: Nonogram, g: CanvasRenderingContext2D, cellToCss: (x: numb
   if (cssPerCell < 7) return; // unreadable: the grid alone
   const size = Math.min(14, cssPerCell * 0.62);
   g.font = `${size}px system-ui, sans-serif`;
-  g.fillStyle = '#d8dde3';
   g.textBaseline = 'middle';
   const gap = size * 0.45;
+  const rowTexts = p.rows.map((clue) => (clue.length ? clue.join(' ') : '0'));
+  const rowWidth = Math.max(...rowTexts.map((t) => g.measureText(t).width));
+  const colHeight = Math.max(...p.columns.map((c) => Math.max(1, c.length))) * size * 1.15;
+  // Zoomed in, the grid's left or top edge leaves the canvas with its clues: they stay pinned to the canvas edge,
+  // over a band, so every visible row and column keeps its clue.
+  const [x0, y0] = cellToCss(0, 0);
+  const right = Math.max(x0 - gap, rowWidth + gap);
+  const bottom = Math.max(y0 - gap, colHeight + gap);
+  const { width: canvasWidth, height: canvasHeight } = g.canvas;
+  g.fillStyle = 'rgba(20, 22, 26, 0.85)';
+  if (right > x0 - gap) g.fillRect(0, 0, right + gap, canvasHeight);
+  if (bottom > y0 - gap) g.fillRect(0, 0, canvasWidth, bottom + gap);
+  g.fillStyle = '#d8dde3';
   g.textAlign = 'right';
-  p.rows.forEach((clue, r) => {
-    const [x, y] = cellToCss(0, r + 0.5);
-    g.fillText(clue.length ? clue.join(' ') : '0', x - gap, y);
+  // each band keeps to its side of the corner where they meet
+  rowTexts.forEach((text, r) => {
+    const y = cellToCss(0, r + 0.5)[1];
+    if (y > bottom + gap) g.fillText(text, right, y);
   });
   g.textAlign = 'center';
   p.columns.forEach((clue, c) => {
     const list = clue.length ? clue : [0];
-    const [x, y] = cellToCss(c + 0.5, 0);
-    list.forEach((n, k) => g.fillText(String(n), x, y - gap - (list.length - 1 - k + 0.5) * size * 1.15));
+    const x = cellToCss(c + 0.5, 0)[0];
+    if (x > right + gap) list.forEach((n, k) => g.fillText(String(n), x, bottom - (list.length - 1 - k + 0.5) * size * 1.15));
   });
 }
 
