@@ -187,6 +187,7 @@ describe('nonogram clue errors name line and column', () => {
     ['{"rows": [[1]], "columns": {"0": [1]}}', 'e.json', /e.json:1:28: "columns" must be a list of clue lists/],
     ['{"rows": [[1]], "columns": [[1]], "goal": 1}', 'e.json', /e.json:1:43: "goal" must be a string of 0s and 1s/],
     // mistakes a lenient reader used to hide
+    ['{"rows": [[1]], "columns": [[1]], "width": "1"}', 'e.json', /e.json:1:44: "width" must be a whole number, got "1"/],
     ['width 3\nheight 1\nrows\n1,,1\ncolumns\n1\n0\n1\n', 'e.non', /e.non:4:2: an empty clue between commas/],
     ['width 1\nheight 1\nrows\n1\ncolumns\n1\nrows\n0\n', 'e.non', /e.non:7:1: a second 'rows' block \(the first is at line 4\)/],
     ['width 99999999999999999999\n', 'e.non', /e.non:1:7: width 9999999999999999999\d* is larger than any puzzle/],

@@ -686,6 +686,10 @@ function readJsonPuzzle(v: unknown, at: (path: string) => Place): { puzzle: Nono
   };
   const rows = lists('rows');
   const columns = lists('columns');
+  // a size given as anything but a whole number is a mistake, not a key to skip
+  for (const key of ['width', 'height'] as const) {
+    if (o[key] !== undefined && !(Number.isInteger(o[key]) && (o[key] as number) >= 0)) fail(`"${key}" must be a whole number, got ${JSON.stringify(o[key])}`, key);
+  }
   const width = typeof o.width === 'number' ? o.width : columns.clues.length;
   const height = typeof o.height === 'number' ? o.height : rows.clues.length;
   if (width !== columns.clues.length || height !== rows.clues.length) fail(`width ${width} and height ${height} do not match ${columns.clues.length} columns and ${rows.clues.length} rows`);
