@@ -67,7 +67,7 @@ describe('cellsolve gen/solve nonogram', () => {
     expect(bad.stderr).not.toContain('pipelines ready');
   });
 
-  it('on the CPU paths --timeout is one deadline for the call, not one per puzzle; --max-solutions 1 says unique: false there too', () => {
+  it('on the CPU paths --timeout is one deadline for the call, not one per puzzle, and Ctrl-C stops at once; --max-solutions 1 says unique: false there too', async () => {
     // three 130x130 random pictures: lines past 127 cells go to the CPU solver, which takes seconds for each
     const dir = tempDir('nonogram-');
     const file = join(dir, 'large.jsonl');
@@ -75,12 +75,26 @@ describe('cellsolve gen/solve nonogram', () => {
       const p = randomPicture(130, 130, seed, 55);
       return JSON.stringify({ rows: p.rows, columns: p.columns });
     }).join('\n'));
+    const t0 = Date.now();
     const r = cli(['solve', 'nonogram', '--json', '--timeout', '2', file]);
+    const took = Date.now() - t0;
     const recs = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(recs.map((x) => x.status)).toEqual(['unsolved', 'unsolved', 'unsolved']);
-    // the first used the call's two seconds; the others never started (each used to get two seconds of its own)
-    expect(recs.slice(1).map((x) => [x.reason, x.probes])).toEqual([['timeout', 0], ['timeout', 0]]);
+    expect(recs.map((x) => [x.status, x.reason])).toEqual([['unsolved', 'timeout'], ['unsolved', 'timeout'], ['unsolved', 'timeout']]);
+    // each used to get two seconds of its own, one after another (6 s and more); now they share the call's two, a
+    // worker thread per core, and a puzzle not started by then is not started at all (compile and start-up ~2 s)
+    expect(took, 'one 2-s deadline for the three').toBeLessThan(6500);
+    expect(recs.every((x) => x.ms <= 2600), JSON.stringify(recs.map((x) => x.ms))).toBe(true);
     expect(recs[0].note).toMatch(/^on the CPU solver: /);
+    // Ctrl-C stops the CPU solver at once (its searches run in worker threads), every puzzle still printed
+    const child = spawn('node', ['bin/cellsolve.js', 'solve', 'nonogram', '--json', '--method', 'cpu', file]);
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    setTimeout(() => child.kill('SIGINT'), 2500);
+    const t1 = Date.now();
+    const code = await new Promise<number | null>((done) => child.on('exit', done));
+    expect(Date.now() - t1, 'a long CPU search used to hold the process until it ended').toBeLessThan(4000);
+    expect(code).toBe(1);
+    expect(stdout.trim().split('\n').map((l) => JSON.parse(l).reason)).toEqual(['interrupted', 'interrupted', 'interrupted']);
     const one = cli(['solve', 'nonogram', '--json', '--method', 'cpu', '--max-solutions', '1', `${S}two-ways.json`]);
     expect(JSON.parse(one.stdout)).toMatchObject({ status: 'solved', unique: false });
   });

@@ -5,7 +5,7 @@ import type { GpuContext } from '../../gpu/context.ts';
 import type { PuzzleKind, PuzzleRecord, SolveOptions, SolveResult } from '../types.ts';
 import { FORMS, formatGrid, formatNon, formatTournamentSolution, parseNonograms, solutionPng, type Nonogram } from './codec.ts';
 import { generateCommand } from './generate.ts';
-import { lineSolve, solveCpu, verify } from './reference.ts';
+import { lineSolve, solveCpu, verify, type CpuSolveResult } from './reference.ts';
 import { gpuLimitError } from './pack.ts';
 import { compileNonogramRules, SEARCHES, solveNonograms, type NonogramResult, type Search } from './solver.ts';
 
@@ -26,40 +26,113 @@ const maxSolutionsOption = (options: Record<string, string | boolean>) => Number
 const lanesOption = (opts: SolveOptions) => opts.options.lanes !== 'off' && opts.maxGenerations === undefined;
 const searchOption = (options: Record<string, string | boolean>) => (options.search ?? 'auto') as Search;
 
-function cpuResult(p: Nonogram, opts: SolveOptions, timeoutMs: number, note?: string): SolveResult {
+/** Line logic alone on the CPU (`--method line` for lines past the GPU settle's limits). */
+function lineResult(p: Nonogram, note?: string): SolveResult {
   const t0 = performance.now();
-  if (opts.method === 'line') {
-    const l = lineSolve(p);
-    const status = l.status === 'stalled' ? 'unsolved' : l.status;
-    const solution = l.status === 'solved' ? Array.from(l.cells, (c) => (c === 1 ? '1' : '0')).join('') : undefined;
-    const extra: Record<string, unknown> = { probes: 0, branches: 0, level: 'line', note };
-    if (status === 'unsolved') extra.partial = Array.from(l.cells, (c) => '?10'[c]).join('');
-    return { status, generations: l.generations, solution, reason: status === 'unsolved' ? 'stalled' : undefined, extra, ms: performance.now() - t0 };
-  }
-  const maxSolutions = maxSolutionsOption(opts.options);
-  const r = solveCpu(p, { timeoutMs, maxSolutions });
+  const l = lineSolve(p);
+  const status = l.status === 'stalled' ? 'unsolved' : l.status;
+  const solution = l.status === 'solved' ? Array.from(l.cells, (c) => (c === 1 ? '1' : '0')).join('') : undefined;
+  const extra: Record<string, unknown> = { probes: 0, branches: 0, level: 'line', note };
+  if (status === 'unsolved') extra.partial = Array.from(l.cells, (c) => '?10'[c]).join('');
+  return { status, generations: l.generations, solution, reason: status === 'unsolved' ? 'stalled' : undefined, extra, ms: performance.now() - t0 };
+}
+
+/** The CPU solver's answer as a result of the command line. */
+function searchResult(r: CpuSolveResult, maxSolutions: number, ms: number, note?: string): SolveResult {
   const extra: Record<string, unknown> = { probes: r.probes, branches: r.branches, level: r.level, settles: r.settles };
   // stopped at its first solution, only line logic's is proven unique (as the GPU paths say)
   if (r.status === 'solved' && (maxSolutions < 2 || r.reason) && r.level !== 'line') extra.unique = false;
   if (note) extra.note = note;
-  return { status: r.status, generations: r.generations, solution: r.solution, solution2: r.solution2, reason: r.reason, extra, ms: performance.now() - t0 };
+  return { status: r.status, generations: r.generations, solution: r.solution, solution2: r.solution2, reason: r.reason, extra, ms };
 }
 
+const stopped = (reason: string): SolveResult => ({ status: 'unsolved', generations: 0, reason, extra: { probes: 0, branches: 0 }, ms: 0 });
+
+type WorkerThreads = typeof import('node:worker_threads');
+/** Node's worker threads, or undefined in a browser (the kinds load there too: no static import of node:). */
+const workerThreads = () =>
+  (globalThis as { process?: { getBuiltinModule?: (m: string) => unknown } }).process?.getBuiltinModule?.('node:worker_threads') as WorkerThreads | undefined;
+
 /**
- * The CPU solver on `which` puzzles, one after another, within the call's deadline (not a full --timeout each), each
- * result reported as it comes; between puzzles it yields to the event loop, so a Ctrl-C (the signal) is seen there.
+ * The CPU solver on `which` puzzles within the call's deadline (not a full --timeout each), each result reported as
+ * it comes. In Node the searches run in worker threads, one per core: the main thread stays free, so an abort
+ * (Ctrl-C) ends them at once, puzzles not answered coming back 'interrupted'; one long CPU puzzle used to hold the
+ * process until it ended. Elsewhere (and for line logic alone, which is quick) they run here one after another.
  */
 async function solveOnCpu(puzzles: Nonogram[], which: number[], opts: SolveOptions, deadline: number, out: SolveResult[], note?: (p: Nonogram) => string): Promise<void> {
-  for (const [done, i] of which.entries()) {
-    const left = deadline - performance.now();
-    const stop = opts.signal?.aborted ? 'interrupted' : left <= 0 ? 'timeout' : undefined;
-    out[i] = stop
-      ? { status: 'unsolved', generations: 0, reason: stop, extra: { probes: 0, branches: 0 }, ms: 0 }
-      : cpuResult(puzzles[i], opts, Math.min(left, 2 ** 31), note?.(puzzles[i]));
-    opts.onResult?.(i, out[i]);
-    opts.progress?.(done + 1, which.length);
-    await new Promise((next) => setImmediate(next));
+  const maxSolutions = maxSolutionsOption(opts.options);
+  let done = 0;
+  const report = (i: number, r: SolveResult) => {
+    out[i] = r;
+    opts.onResult?.(i, r);
+    opts.progress?.(++done, which.length);
+  };
+  const threads = opts.method === 'line' ? undefined : workerThreads();
+  if (!threads) {
+    for (const i of which) {
+      const left = deadline - performance.now();
+      if (opts.signal?.aborted || left <= 0) report(i, stopped(opts.signal?.aborted ? 'interrupted' : 'timeout'));
+      else if (opts.method === 'line') report(i, lineResult(puzzles[i], note?.(puzzles[i])));
+      else {
+        const t0 = performance.now();
+        const r = solveCpu(puzzles[i], { timeoutMs: Math.min(left, 2 ** 31), maxSolutions });
+        report(i, searchResult(r, maxSolutions, performance.now() - t0, note?.(puzzles[i])));
+      }
+      await new Promise((next) => setImmediate(next));
+    }
+    return;
   }
+  if (which.length === 0) return;
+  // file URLs built at run time: a literal `new URL('...', import.meta.url)` would make vite bundle them
+  const here = import.meta.url;
+  const boot = new URL(['..', '..', 'cli', 'worker-boot.mjs'].join('/'), here);
+  const module = new URL(['.', 'cpu-worker.ts'].join('/'), here).href;
+  const os = (globalThis as { process: { getBuiltinModule: (m: string) => unknown } }).process.getBuiltinModule('node:os') as typeof import('node:os');
+  const workers = Array.from({ length: Math.min(os.availableParallelism(), which.length) }, () => new threads.Worker(boot, { workerData: { module } }));
+  const started = new Map<number, number>();
+  let next = 0;
+  await new Promise<void>((resolve, reject) => {
+    const end = () => {
+      opts.signal?.removeEventListener('abort', abort);
+      for (const w of workers) void w.terminate();
+      resolve();
+    };
+    // the puzzles in hand and those not started yet end 'interrupted' now
+    const abort = () => {
+      for (const i of [...started.keys(), ...which.slice(next)]) if (!out[i]) report(i, stopped('interrupted'));
+      end();
+    };
+    opts.signal?.addEventListener('abort', abort, { once: true });
+    const feed = (w: InstanceType<WorkerThreads['Worker']>) => {
+      for (;;) {
+        if (done === which.length) return end();
+        if (next >= which.length) return;
+        const i = which[next++];
+        const left = deadline - performance.now();
+        if (left <= 0) {
+          report(i, stopped('timeout'));
+          continue;
+        }
+        started.set(i, performance.now());
+        w.postMessage([i, puzzles[i], { timeoutMs: Math.min(left, 2 ** 31), maxSolutions }]);
+        return;
+      }
+    };
+    for (const w of workers) {
+      w.on('message', ([i, r]: [number, CpuSolveResult]) => {
+        if (out[i]) return;
+        report(i, searchResult(r, maxSolutions, performance.now() - started.get(i)!, note?.(puzzles[i])));
+        started.delete(i);
+        feed(w);
+      });
+      w.on('error', (e) => {
+        for (const x of workers) void x.terminate();
+        reject(e);
+      });
+      feed(w);
+    }
+    if (opts.signal?.aborted) abort();
+  });
 }
 
 async function solve(ctx: GpuContext, puzzles: Nonogram[], opts: SolveOptions): Promise<SolveResult[]> {
