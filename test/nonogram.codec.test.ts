@@ -241,6 +241,13 @@ describe('nonogram clue errors name line and column', () => {
     expect(positioned).toBeGreaterThan(5_000);
   });
 
+  it('comment lines are skipped in JSON too, places kept', () => {
+    const [ok] = parse('# a puzzle\n{"rows": [[1]], "columns": [[1]]}\n', 'c.json');
+    expect([ok.line, ok.puzzle?.rows]).toEqual([2, [[1]]]);
+    const [bad] = parse('# a puzzle\n{"rows": [[1]], "columns": [[x]]}\n', 'c.json');
+    expect(bad.error).toMatch(/^c\.json:2:30: bad JSON/);
+  });
+
   it('an error record says where its puzzle starts; the message names the bad spot', () => {
     const [bad] = parse('title "t"\nwidth 2\nheight 1\nrows\n1\ncolumns\n1\n1,x\n', 'e.non');
     expect(bad.error).toMatch(/^e.non:8:3: bad clue token 'x'/);

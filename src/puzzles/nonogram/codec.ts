@@ -487,7 +487,10 @@ function parseTsv(text: string, file: string): PuzzleRecord<Nonogram>[] {
 // JSON: {"rows": [[3,1],[2],[]], "columns": [...]} (optional "width", "height", "title", "goal"/"solution");
 // one object, an array of them, or one object per line.
 
-function parseJson(text: string, file: string): PuzzleRecord<Nonogram>[] {
+function parseJson(source: string, file: string): PuzzleRecord<Nonogram>[] {
+  // comment lines are skipped (CLI.md) as blanks of the same length, so every offset keeps its line and column (a
+  // line starting with '#' cannot be inside a JSON value: strings do not span lines)
+  const text = source.replace(/^[ \t]*#[^\n]*/gm, (c) => ' '.repeat(c.length));
   // line starts, for turning an offset into line:column
   const starts = [0];
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
