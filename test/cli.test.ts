@@ -46,6 +46,8 @@ describe('cellsolve command line', () => {
       [['gen', 'sudoku', '--box', '4x2'], '--box 4x2 does not tile a 9x9 grid'],
       [['gen', 'sudoku', '--size', '4x6'], 'a sudoku is square: give --size N (got 4x6)'],
       [['bench', 'nonogram', '--count', 'abc'], "--count takes a whole number >= 1 (got 'abc')"],
+      // a bare `bench` ran the whole life benchmark
+      [['bench'], 'name a benchmark: binary, life, maze, nonogram'],
       [['solve', 'sudoku', '--out', 'x.png', 'x.txt'], 'sudoku answers are text, not pictures: --out x.png would hold text'],
       [['gen', 'maze', '--size', '2'], 'a maze needs at least 3x3 cells (got 2x2)'],
       [['gen', 'maze', '--size', '100001'], 'a generated maze has at most 268,435,456 cells'],

@@ -1,4 +1,4 @@
-// `cellsolve bench [NAME]` = `npm run bench -- NAME`: each benchmark is bench/NAME.ts exporting bench().
+// `cellsolve bench NAME` = `npm run bench -- NAME`: each benchmark is bench/NAME.ts exporting bench().
 import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { GpuContext } from '../gpu/context.ts';
@@ -17,7 +17,15 @@ export function benchNames(): string[] {
 }
 
 export async function benchCommand(ctx: () => Promise<GpuContext>, args: Args): Promise<number> {
-  const names = args.positional.length ? args.positional : ['life'];
+  // CLI.md: `bench NAME`; a bare `bench` used to run the full life benchmark and write bench-results/ unasked
+  if (args.positional.length === 0) {
+    if (args.options.help) {
+      process.stdout.write(`cellsolve bench NAME... [--json] [--quick] [options]   (benchmarks: ${benchNames().join(', ')}; bench NAME --help: its options)\n`);
+      return EXIT.ok;
+    }
+    throw new UsageError(`name a benchmark: ${benchNames().join(', ')} (e.g. npm run bench -- life)`);
+  }
+  const names = args.positional;
   for (const name of names) {
     if (!/^[a-z0-9-]+$/.test(name) || !existsSync(`${benchDir}${name}.ts`)) {
       throw new UsageError(`unknown benchmark '${name}' (benchmarks: ${benchNames().join(', ')})`);
@@ -32,7 +40,6 @@ export async function benchCommand(ctx: () => Promise<GpuContext>, args: Args): 
     return EXIT.ok;
   }
   checkOptions(args, spec, `bench ${names.join(' ')}`);
-  if (args.positional.length === 0) process.stderr.write(`benchmarks: ${benchNames().join(', ')} (running life; name one or more to run them)\n`);
   for (const mod of mods) {
     await mod.bench(await ctx(), { json: Boolean(args.options.json), quick: Boolean(args.options.quick), options: args.options });
   }
