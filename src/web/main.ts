@@ -389,9 +389,8 @@ async function main(): Promise<void> {
   let reload: (() => Promise<void>) | null = null;
   // a file of many puzzles (a TAAI tournament file: 1,000) shows one; the Puzzle box picks another
   let pick: ((index: number) => Promise<void>) | null = null;
-  const load = async (bytes: Uint8Array, fileName: string, kind?: ViewerKind, index = 0) => {
-    reload = () => load(bytes, fileName, kind && selectedKind(), index);
-    pick = (i) => load(bytes, fileName, kind, i);
+  // true when the puzzle is open; the pickers then load from this input
+  const load = async (bytes: Uint8Array, fileName: string, kind?: ViewerKind, index = 0): Promise<boolean> => {
     showError('');
     try {
       const k = kind ?? selectedKind();
@@ -401,8 +400,12 @@ async function main(): Promise<void> {
       ui.pick.value = String(index + 1);
       ui.pickCount.textContent = `of ${puzzle.puzzlesInInput ?? 1}`;
       await viewer.open(puzzle);
+      reload = async () => void (await load(bytes, fileName, kind && selectedKind(), index));
+      pick = async (i) => void (await load(bytes, fileName, kind, i));
+      return true;
     } catch (e) {
       showError(e instanceof GpuError || e instanceof Error ? e.message : String(e));
+      return false;
     }
   };
   const loadSample = async (file: string) => {
@@ -410,11 +413,17 @@ async function main(): Promise<void> {
     if (!url) return showError(`no bundled sample ${file}`);
     const kind = viewerKinds.find((k) => k.samples.some((s) => s.file === file));
     const bytes = new Uint8Array(await (await fetch(url)).arrayBuffer());
+    // the menus follow the sample's kind; if it does not open they go back to the puzzle still shown
+    const before = { kind: ui.kind.value, method: ui.method.value };
     if (kind && ui.kind.value !== kind.name) {
       ui.kind.value = kind.name;
       fillMethods();
     }
-    await load(bytes, file, kind);
+    if (!(await load(bytes, file, kind)) && ui.kind.value !== before.kind) {
+      ui.kind.value = before.kind;
+      fillMethods();
+      ui.method.value = before.method;
+    }
   };
 
   ui.sample.addEventListener('change', () => ui.sample.value && void loadSample(ui.sample.value));
