@@ -9,6 +9,7 @@
 import { PNG } from 'pngjs';
 import type { PuzzleRecord } from '../types.ts';
 import { UsageError } from '../../cli/args.ts';
+import { nodeBuiltin } from '../node-builtin.ts';
 
 export interface Nonogram {
   width: number;
@@ -382,7 +383,7 @@ export function parseTournamentSolutions(text: string): Map<number, string> {
 /** `--solutions FILE`: expected solutions for tournament records, matched by their `$k` number. */
 function attachSolutions(records: PuzzleRecord<Nonogram>[], path: string): void {
   // read lazily so that the browser bundle never needs node:fs unless this option is used
-  const fs = (globalThis as { process?: { getBuiltinModule?: (m: string) => { readFileSync: (p: string, e: string) => string } } }).process?.getBuiltinModule?.('node:fs');
+  const fs = nodeBuiltin<typeof import('node:fs')>('node:fs');
   if (!fs) throw new UsageError('--solutions needs a file system');
   let text: string;
   try {

@@ -8,6 +8,10 @@ import { generateCommand } from './generate.ts';
 import { lineSolve, solveCpu, verify, type CpuSolveResult } from './reference.ts';
 import { gpuLimitError } from './pack.ts';
 import { compileNonogramRules, SEARCHES, solveNonograms, type NonogramResult, type Search } from './solver.ts';
+import { nodeBuiltin } from '../node-builtin.ts';
+
+/** The JSON `partial` of a run that stopped: `1` filled, `0` empty, `?` unknown, row-major. */
+const partialOf = (cells: ArrayLike<number>) => Array.from(cells, (c) => '?10'[c]).join('');
 
 function toResult(r: NonogramResult): SolveResult {
   const extra: Record<string, unknown> = { probes: r.probes, branches: r.branches, level: r.level };
@@ -15,7 +19,7 @@ function toResult(r: NonogramResult): SolveResult {
   if (r.branchScore) extra.branchScore = r.branchScore;
   if (r.search === 'cdcl') Object.assign(extra, { conflicts: r.conflicts, decisions: r.decisions, learned: r.learned, decayShift: r.decayShift, filledFirst: r.filledFirst, rootProbing: r.rootProbing, targetPhases: r.targetPhases });
   if (r.unique === false) extra.unique = false;
-  if (r.status === 'unsolved' && r.cells) extra.partial = Array.from(r.cells, (c) => '?10'[c]).join('');
+  if (r.status === 'unsolved' && r.cells) extra.partial = partialOf(r.cells);
   return { status: r.status, generations: r.generations, solution: r.solution, solution2: r.solution2, reason: r.reason, extra, ms: r.ms };
 }
 
@@ -33,7 +37,7 @@ function lineResult(p: Nonogram, note?: string): SolveResult {
   const status = l.status === 'stalled' ? 'unsolved' : l.status;
   const solution = l.status === 'solved' ? Array.from(l.cells, (c) => (c === 1 ? '1' : '0')).join('') : undefined;
   const extra: Record<string, unknown> = { probes: 0, branches: 0, level: 'line', note };
-  if (status === 'unsolved') extra.partial = Array.from(l.cells, (c) => '?10'[c]).join('');
+  if (status === 'unsolved') extra.partial = partialOf(l.cells);
   return { status, generations: l.generations, solution, reason: status === 'unsolved' ? 'stalled' : undefined, extra, ms: performance.now() - t0 };
 }
 
@@ -49,9 +53,6 @@ function searchResult(r: CpuSolveResult, maxSolutions: number, ms: number, note?
 const stopped = (reason: string): SolveResult => ({ status: 'unsolved', generations: 0, reason, extra: { probes: 0, branches: 0 }, ms: 0 });
 
 type WorkerThreads = typeof import('node:worker_threads');
-/** Node's worker threads, or undefined in a browser (the kinds load there too: no static import of node:). */
-const workerThreads = () =>
-  (globalThis as { process?: { getBuiltinModule?: (m: string) => unknown } }).process?.getBuiltinModule?.('node:worker_threads') as WorkerThreads | undefined;
 
 /**
  * The CPU solver on `which` puzzles within the call's deadline (not a full --timeout each), each result reported as
@@ -67,7 +68,7 @@ async function solveOnCpu(puzzles: Nonogram[], which: number[], opts: SolveOptio
     opts.onResult?.(i, r);
     opts.progress?.(++done, which.length);
   };
-  const threads = opts.method === 'line' ? undefined : workerThreads();
+  const threads = opts.method === 'line' ? undefined : nodeBuiltin<WorkerThreads>('node:worker_threads');
   if (!threads) {
     for (const i of which) {
       const left = deadline - performance.now();
@@ -87,8 +88,8 @@ async function solveOnCpu(puzzles: Nonogram[], which: number[], opts: SolveOptio
   const here = import.meta.url;
   const boot = new URL(['..', '..', 'cli', 'worker-boot.mjs'].join('/'), here);
   const module = new URL(['.', 'cpu-worker.ts'].join('/'), here).href;
-  const os = (globalThis as { process: { getBuiltinModule: (m: string) => unknown } }).process.getBuiltinModule('node:os') as typeof import('node:os');
-  const workers = Array.from({ length: Math.min(os.availableParallelism(), which.length) }, () => new threads.Worker(boot, { workerData: { module } }));
+  const cores = nodeBuiltin<typeof import('node:os')>('node:os')!.availableParallelism();
+  const workers = Array.from({ length: Math.min(cores, which.length) }, () => new threads.Worker(boot, { workerData: { module } }));
   const started = new Map<number, number>();
   let next = 0;
   await new Promise<void>((resolve, reject) => {
