@@ -67,6 +67,34 @@ describe('cellsolve gen/solve nonogram', () => {
     expect(bad.stderr).not.toContain('pipelines ready');
   });
 
+  it.skipIf(skipGpu)('--long-lines: puzzles past the lanes kernel (lines over 31 cells) go to the CPU solver on a CPU-emulated adapter, the GPU rounds solver by name', () => {
+    const dir = tempDir('nonogram-');
+    const file = join(dir, 'wide.jsonl');
+    // a 40x36 and a 100x8 with no solution beside the heart (10x10, on the lanes kernel)
+    const wide = randomPicture(40, 36, 7, 70);
+    const contradictory = readFileSync('test/fixtures/nonogram-mixed-widths.jsonl', 'utf8').trim().split('\n')[2];
+    writeFileSync(file, [JSON.stringify({ rows: wide.rows, columns: wide.columns }), contradictory].join('\n'));
+    const run = (...args: string[]) => {
+      const r = cli(['solve', 'nonogram', '--json', ...args, `${S}heart.non`, file]);
+      expect(r.status, r.stderr).toBe(1);
+      return r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    };
+    const notes = (recs: { note?: string }[]) => recs.map((x) => x.note ?? '');
+    const onCpu = run('--long-lines', 'cpu');
+    expect(notes(onCpu)).toEqual(['', 'on the CPU solver: lines past 31 cells (--long-lines)', 'on the CPU solver: lines past 31 cells (--long-lines)']);
+    const onGpu = run('--long-lines', 'gpu');
+    expect(notes(onGpu)).toEqual(['', '', '']);
+    expect(notes(run('--lanes', 'off')), '--lanes off asks for the rounds solver').toEqual(['', '', '']);
+    for (const recs of [onCpu, onGpu]) {
+      expect(recs.map((x) => x.status)).toEqual(['solved', recs[1].status, 'contradiction']);
+      expect(['solved', 'multiple']).toContain(recs[1].status);
+    }
+    expect(onCpu[1].status).toBe(onGpu[1].status);
+    // auto: the CPU solver where the adapter is CPU-emulated (SwiftShader here), the rounds solver on a real GPU
+    const fallback = JSON.parse(cli(['info', '--json']).stdout).fallback as boolean;
+    expect(notes(run())).toEqual(notes(fallback ? onCpu : onGpu));
+  });
+
   it('on the CPU paths --timeout is one deadline for the call, not one per puzzle, and Ctrl-C stops at once; --max-solutions 1 says unique: false there too', async () => {
     // three 130x130 random pictures: lines past 127 cells go to the CPU solver, which takes seconds for each
     const dir = tempDir('nonogram-');

@@ -8,6 +8,7 @@ import { generateCommand } from './generate.ts';
 import { lineSolve, solveCpu, verify, type CpuSolveResult } from './reference.ts';
 import { gpuLimitError } from './pack.ts';
 import { compileNonogramRules, SEARCHES, solveNonograms, type NonogramResult, type Search } from './solver.ts';
+import { laneTakes } from './lane.ts';
 import { nodeBuiltin } from '../node-builtin.ts';
 
 /** The JSON `partial` of a run that stopped: `1` filled, `0` empty, `?` unknown, row-major. */
@@ -30,6 +31,30 @@ const maxSolutionsOption = (options: Record<string, string | boolean>) => Number
 const lanesOption = (opts: SolveOptions) => opts.options.lanes !== 'off' && opts.maxGenerations === undefined;
 const searchOption = (options: Record<string, string | boolean>) => (options.search ?? 'auto') as Search;
 
+type WorkerThreads = typeof import('node:worker_threads');
+
+/**
+ * Under `full`, puzzles the lanes kernel cannot hold (lines past 31 cells) go to the GPU's rounds solver or to the
+ * CPU solver's threads (`--long-lines`). `auto` takes the threads on a CPU-emulated adapter (SwiftShader) where
+ * there are threads (Node): there the rounds solver, which decides every search node on the host between rounds,
+ * ran 4-10x slower than the threads (README, "Where it stands"). In a page the CPU solver would block it, and on a
+ * real GPU the rounds are cheap, so both keep the rounds solver. `--lanes off` and `--max-generations` ask for the
+ * rounds solver by name.
+ */
+function longLinesOnCpu(ctx: GpuContext, opts: SolveOptions): boolean {
+  const choice = opts.options['long-lines'] ?? 'auto';
+  if (opts.method === 'line' || opts.method === 'cpu' || !lanesOption(opts) || choice === 'gpu') return false;
+  return choice === 'cpu' || (ctx.adapter.fallback && nodeBuiltin<WorkerThreads>('node:worker_threads') !== undefined);
+}
+
+/** Why a puzzle runs on the CPU solver under `full` (the JSON's `note`), or undefined when it runs on the GPU. */
+function cpuReason(p: Nonogram, longOnCpu: boolean): string | undefined {
+  const limit = gpuLimitError(p);
+  if (limit) return `on the CPU solver: ${limit}`;
+  if (longOnCpu && !laneTakes(p)) return 'on the CPU solver: lines past 31 cells (--long-lines)';
+  return undefined;
+}
+
 /** Line logic alone on the CPU (`--method line` for lines past the GPU settle's limits). */
 function lineResult(p: Nonogram, note?: string): SolveResult {
   const t0 = performance.now();
@@ -51,8 +76,6 @@ function searchResult(r: CpuSolveResult, maxSolutions: number, ms: number, note?
 }
 
 const stopped = (reason: string): SolveResult => ({ status: 'unsolved', generations: 0, reason, extra: { probes: 0, branches: 0 }, ms: 0 });
-
-type WorkerThreads = typeof import('node:worker_threads');
 
 /**
  * The CPU solver on `which` puzzles within the call's deadline (not a full --timeout each), each result reported as
@@ -143,10 +166,17 @@ async function solve(ctx: GpuContext, puzzles: Nonogram[], opts: SolveOptions): 
     await solveOnCpu(puzzles, puzzles.map((_, i) => i), opts, deadline, out);
     return out;
   }
-  // puzzles past the GPU settle's limits (lines over 127 cells, clues over 64 blocks) go to the CPU solver
-  const onGpu = puzzles.flatMap((p, i) => (gpuLimitError(p) ? [] : [i]));
-  const onCpu = puzzles.flatMap((p, i) => (gpuLimitError(p) ? [i] : []));
+  // puzzles past the GPU settle's limits (lines over 127 cells, clues over 64 blocks), and under `--long-lines` those
+  // past the lanes kernel's, go to the CPU solver, beside the GPU's work
+  const longOnCpu = longLinesOnCpu(ctx, opts);
+  const reasons = puzzles.map((p) => cpuReason(p, longOnCpu));
+  const onGpu = puzzles.flatMap((_, i) => (reasons[i] ? [] : [i]));
+  const onCpu = puzzles.flatMap((_, i) => (reasons[i] ? [i] : []));
   const gpu = onGpu.map((i) => puzzles[i]);
+  // one count of answers for both sides
+  let done = 0;
+  const progress = opts.progress && (() => opts.progress!(++done, puzzles.length));
+  const cpuSide = solveOnCpu(puzzles, onCpu, { ...opts, progress }, deadline, out, (p) => cpuReason(p, longOnCpu)!);
   // compiled by prepare() when the CLI runs (it times compilation apart); from the cache then
   const method = opts.method === 'line' ? 'line' : 'full';
   const lanes = lanesOption(opts);
@@ -164,11 +194,11 @@ async function solve(ctx: GpuContext, puzzles: Nonogram[], opts: SolveOptions): 
     // `--lanes off`: the rounds solver for every puzzle (probe copies in a batch, the host deciding each round)
     lanes,
     search,
-    progress: opts.progress,
+    progress,
     onResult: opts.onResult && ((k, r) => opts.onResult!(onGpu[k], toResult(r))),
   });
   onGpu.forEach((i, k) => (out[i] = toResult(res[k])));
-  await solveOnCpu(puzzles, onCpu, opts, deadline, out, (p) => `on the CPU solver: ${gpuLimitError(p)}`);
+  await cpuSide;
   return out;
 }
 
@@ -214,6 +244,7 @@ export const nonogram: PuzzleKind<Nonogram> = {
     { name: 'search', value: 'S', choices: SEARCHES, help: 'past probing (full): auto (default: probing and depth-first search, CDCL too on puzzles still open after 1,000 rounds), probing (alone), cdcl (learned clauses alone), or race (both on the hard puzzles, CDCL after 80 rounds)' },
     { name: 'max-solutions', value: 'N', choices: ['1', '2'], help: '1: stop at the first solution (tournament rules); 2: prove uniqueness (default)' },
     { name: 'lanes', value: 'L', choices: ['on', 'off'], help: 'on: one puzzle per GPU invocation (default); off: the rounds solver' },
+    { name: 'long-lines', value: 'W', choices: ['auto', 'gpu', 'cpu'], help: 'puzzles with lines past 31 cells (full): gpu (the rounds solver), cpu (the CPU solver, a thread per core), or auto (default: cpu on a CPU-emulated adapter such as SwiftShader, where it is faster; gpu on a real GPU)' },
     { name: 'mode', value: 'M', choices: ['one-gen', 'multi-gen'], help: 'line: one generation per dispatch, or to the fixpoint in one (default)' },
     { name: 'format', value: 'F', choices: FORMS, help: 'read the input as this format (default: from the extension and content)' },
     { name: 'solutions', value: 'FILE', help: 'a tournament solution file: its answers become the expected solutions' },
@@ -228,7 +259,9 @@ export const nonogram: PuzzleKind<Nonogram> = {
   // the GPU methods' pipelines (CLI.md: `ms` excludes compilation; the CLI reports it once)
   prepare: async (ctx, puzzles, opts) => {
     if (opts.method === 'cpu') return false;
-    const gpu = puzzles.filter((p) => !gpuLimitError(p));
+    const longOnCpu = longLinesOnCpu(ctx, opts);
+    const gpu = puzzles.filter((p) => !cpuReason(p, longOnCpu));
+    if (gpu.length === 0) return false;
     await compileNonogramRules(ctx, gpu, { method: opts.method === 'line' ? 'line' : 'full', lanes: lanesOption(opts), search: searchOption(opts.options) });
   },
   solve,
