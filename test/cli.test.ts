@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../src/cli/args.ts';
 import { flagsOf } from '../src/cli/options.ts';
@@ -110,6 +111,21 @@ describe('cellsolve command line', () => {
     const r = cli(['life', 'test/fixtures/glider.rle', '--generations', '4', '--size', '6x6']);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toBe('......\n..O...\n...O..\n.OOO..\n......\n......\n');
+  });
+
+  it.skipIf(skipGpu)('solve sudoku reads grids drawn over nine lines and answers in their style; --format line reads rows one per line', () => {
+    const r = cli(['solve', 'sudoku', 'samples/sudoku/drawn-grids.txt']);
+    expect(r.status, r.stderr).toBe(0);
+    const input = readFileSync('samples/sudoku/drawn-grids.txt', 'utf8').split('\n').filter((l) => !l.startsWith('#'));
+    // the same lines, digits where the blanks were, a blank line after each grid
+    const digits = (text: string) => text.trimEnd().split('\n').map((l) => l.replace(/[0-9.]/g, 'd'));
+    expect(digits(r.stdout)).toEqual(digits(input.join('\n')));
+    expect(r.stdout).toContain('Grid 01\n612957483\n');
+    const json = cli(['solve', 'sudoku', '--json', 'samples/sudoku/drawn-grids.txt']);
+    expect(json.stdout.trim().split('\n').map((l) => JSON.parse(l).line)).toEqual([3, 14]);
+    const lines = cli(['solve', 'sudoku', '--json', '--format', 'line', 'samples/sudoku/drawn-grids.txt']);
+    expect(lines.status).toBe(2);
+    expect(lines.stdout.trim().split('\n').length).toBeGreaterThan(2);
   });
 
   it.skipIf(skipGpu)('a long answer reaches a pipe whole before the process exits', () => {

@@ -114,6 +114,100 @@ describe('sudoku codec', () => {
     expect(parseSudoku('https://puzz.link/p?sudoku/9/9/zz', 'u')[0].error).toBe('u:1:34: not enough data for a 9x9 grid (40 of 81 cells)');
   });
 
+  describe('grids drawn over n lines', () => {
+    const rows = EASY.match(/.{9}/g)!;
+    const drawn = [
+      '4 . . | . . . | 8 . 5',
+      '. 3 . | . . . | . . .',
+      '. . . | 7 . . | . . .',
+      '------+-------+------',
+      '. 2 . | . . . | . 6 .',
+      '. . . | . 8 . | 4 . .',
+      '. . . | . 1 . | . . .',
+      '------+-------+------',
+      '. . . | 6 . 3 | . 7 .',
+      '5 . . | 2 . . | . . .',
+      '1 . 4 | . . . | . . .',
+    ].join('\n');
+    const HARD = '4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......';
+
+    it("reads Project Euler's titled grids, plain rows, Norvig's drawing and numbers past 9; writes each back as it came", () => {
+      const text = `Grid 01\n${rows.join('\n')}\nGrid 02\r\n${rows.join('\r\n')}\n\n${drawn}\n# a comment\n${rows.join('\n')}\n${EASY}\n`;
+      const recs = parseSudoku(text, 'g.txt');
+      expect(recs.map((r) => r.error ?? `${r.line} ${r.form} ${gridString(r.puzzle!.givens)}`)).toEqual([
+        `1 grid ${EASY.replace(/0/g, '.')}`,
+        `11 grid ${EASY.replace(/0/g, '.')}`,
+        `22 grid ${HARD}`,
+        `34 grid ${EASY.replace(/0/g, '.')}`,
+        `43 line ${EASY.replace(/0/g, '.')}`,
+      ]);
+      expect(formatGrid(recs[0].puzzle!, recs[0].puzzle!.givens)).toBe(`Grid 01\n${rows.join('\n')}`);
+      expect(formatGrid(recs[2].puzzle!, recs[2].puzzle!.givens)).toBe(drawn);
+      expect(formatGrid(recs[3].puzzle!, recs[3].puzzle!.givens)).toBe(rows.join('\n'));
+      // a solution in the drawing's style, set apart from the next record by a blank line
+      const solved = formatRecord(recs[2], { status: 'solved', generations: 0, solution: gridString(solveCpu(recs[2].puzzle!, 1).solutions[0]), ms: 0 });
+      expect(solved.split('\n').map((l) => l.replace(/[1-9]/g, 'd'))).toEqual([...drawn.replace(/[1-9.]/g, 'd').split('\n'), '']);
+      // 16x16 in numbers: two-digit tokens make the row numbers
+      const n16 = Array.from({ length: 16 }, (_, r) => Array.from({ length: 16 }, (_, c) => (c === (r * 5) % 16 ? String(r + 1) : '.')).join(' ')).join('\n');
+      const big = parseSudoku(n16, 'n16')[0];
+      expect(big.error).toBeUndefined();
+      expect([big.puzzle!.n, big.puzzle!.boxW, big.puzzle!.givens[0], big.puzzle!.givens[15 * 16 + 11]]).toEqual([16, 4, 1, 16]);
+      const again = parseSudoku(formatGrid(big.puzzle!, big.puzzle!.givens), 'again')[0].puzzle!;
+      expect(Array.from(again.givens)).toEqual(Array.from(big.puzzle!.givens));
+    });
+
+    it('a 4x4 one per line stays one per line unless there are 16 such lines; --format forces a form', () => {
+      const four = '1.3..4......2..1';
+      expect(parseSudoku(Array(3).fill(four).join('\n'), 'x').map((r) => r.puzzle?.n)).toEqual([4, 4, 4]);
+      expect(parseSudoku(Array(16).fill(four).join('\n'), 'x').map((r) => r.error ?? r.puzzle!.n)).toEqual([16]);
+      expect(parseSudoku(Array(16).fill(four).join('\n'), 'x', { format: 'line' }).map((r) => r.puzzle?.n)).toEqual(Array(16).fill(4));
+      expect(parseSudoku(rows.join('\n'), 'x', { format: 'line' })[0].error).toMatch(/^x:1:1: a 3x3 grid has no box shape/);
+      expect(parseSudoku(EASY, 'x', { format: 'grid' })[0].error).toBe('x:1:1: a 81x81 sudoku is not supported (n <= 32)');
+      expect(parseSudoku(EASY, 'x', { format: 'gameid' })[0].error).toMatch(/^x:1:1: a Solo game id needs/);
+      expect(parseSudoku(EASY, 'x', { format: 'tsv' })[0].error).toMatch(/^x:1:1: a \.tsv row needs/);
+      expect(parseSudoku(`3x3:${'i'.repeat(9)}`, 'x', { format: 'url' })[0].error).toMatch(/^x:1:\d+: /);
+    });
+
+    it('a grid that is cut short, ragged or holds a bad cell is one error naming its line and column; the next puzzle still reads', () => {
+      const after = `\n\n${EASY}`;
+      const one = (text: string) => parseSudoku(text + after, 'b.txt').map((r) => r.error ?? r.form);
+      expect(one(rows.slice(0, 7).join('\n'))).toEqual(['b.txt:8:1: a grid of 9 columns needs 9 rows (7 here)', 'line']);
+      expect(one(rows.map((r, i) => (i === 3 ? r.slice(0, 8) : r)).join('\n'))).toEqual(['b.txt:4:9: a row of 8 cells in a grid of 9 columns (its first row\'s)', 'line']);
+      expect(one(rows.map((r, i) => (i === 5 ? r + '1' : r)).join('\n'))).toEqual(['b.txt:6:10: a row of 10 cells in a grid of 9 columns (its first row\'s)', 'line']);
+      expect(one(drawn.replace('. 8 .', '. % .'))).toEqual(["b.txt:6:11: '%' is not a cell of a drawn grid (a symbol, '.' or '0' blank, bars and spaces between)", 'line']);
+      expect(one(drawn.replace('4 . .', 'A . .'))).toEqual(["b.txt:1:1: 'A' is not a value of a 9x9 sudoku (1-9, '.' or '0' blank)", 'line']);
+      expect(one('Grid 07')).toEqual(['b.txt:1:1: "Grid 07" is not followed by a grid', 'line']);
+      expect(one(`Grid 01\n${rows.slice(0, 4).join('\n')}\nGrid 02\n${rows.join('\n')}`)).toEqual(['b.txt:6:1: a grid of 9 columns needs 9 rows (4 here)', 'grid', 'line']);
+    });
+
+    it('fuzz: thousands of mutated grids never throw; every record is a puzzle or an error with line:column, and puzzles round-trip', () => {
+      const random = rng(7);
+      const pieces = ['.', '0', '5', '12', ' ', '  ', '|', '-', '+', '\n', '\r\n', '#', 'Grid 3', 'x', '\t', '9'];
+      const seeds = [`Grid 01\n${rows.join('\n')}`, drawn, rows.join('\n'), `${rows.join('\n')}\n\n${drawn}`];
+      let puzzles = 0;
+      for (let k = 0; k < 3000; k++) {
+        let text = seeds[k % seeds.length];
+        for (let m = 1 + Math.floor(random() * 4); m > 0; m--) {
+          const at = Math.floor(random() * (text.length + 1));
+          const cut = random() < 0.5 ? Math.floor(random() * 4) : 0;
+          text = text.slice(0, at) + (random() < 0.7 ? pieces[Math.floor(random() * pieces.length)] : '') + text.slice(at + cut);
+        }
+        for (const r of parseSudoku(text, 'fuzz')) {
+          expect(Boolean(r.puzzle) !== Boolean(r.error), text).toBe(true);
+          if (r.error) expect(r.error, text).toMatch(/^fuzz:\d+:\d+: /);
+          else {
+            puzzles++;
+            const p = r.puzzle!;
+            const again = parseSudoku(formatGrid(p, p.givens), 'again');
+            expect(again.length, text).toBe(1);
+            expect(Array.from(again[0].puzzle!.givens), text).toEqual(Array.from(p.givens));
+          }
+        }
+      }
+      expect(puzzles, 'many mutations still read').toBeGreaterThan(500);
+    });
+  });
+
   it('a grid past 32x32 is refused where it is read (a 36x36 of dots hung the solver)', () => {
     expect(parseSudoku('.'.repeat(36 * 36), 'big')[0].error).toBe('big:1:1: a 36x36 sudoku is not supported (n <= 32)');
   });

@@ -1,5 +1,5 @@
 // Sudoku text formats in and out. Read: one puzzle per line (n*n symbols, '.' or '0' blank, '#' comments, a
-// leading count line as in the code-golf set), STPPC Solo game ids (`3x3:...`, `2x3:...`, jigsaw `9j:...,blocks`,
+// leading count line as in the code-golf set), grids drawn over n lines (below), STPPC Solo game ids (`3x3:...`, `2x3:...`, jigsaw `9j:...,blocks`,
 // X `3x3x:...`), STPPC .tsv files (a `game_id` column) and puzz.link URLs (`https://puzz.link/p?sudoku/9/9/...`).
 // Write: the answer in the form it came in. Errors name file:line:column and never throw.
 import type { PuzzleRecord, SolveResult } from '../types.ts';
@@ -10,12 +10,21 @@ export interface ParseOptions {
   box?: string;
   /** `--diagonal`: X-sudoku (line form) */
   diagonal?: boolean;
+  /** `--format`: read every puzzle in this form instead of telling each one's from its text */
+  format?: SudokuIo['form'];
 }
+
+/** The forms `--format` can force. */
+export const SUDOKU_FORMS: SudokuIo['form'][] = ['line', 'grid', 'gameid', 'url', 'tsv'];
 
 class ParseError extends Error {
   constructor(
     message: string,
     readonly col: number,
+    /** the line it is on, when not the record's first (a grid's row) */
+    readonly line?: number,
+    /** the line the next record starts at, when the error took several lines (a grid) */
+    readonly resumeAt?: number,
   ) {
     super(message);
   }
@@ -25,6 +34,7 @@ export function parseOptions(options: Record<string, string | boolean>): ParseOp
   return {
     box: typeof options.box === 'string' ? options.box : undefined,
     diagonal: options.diagonal === true || options.diagonal === 'true' || options.x === true,
+    format: typeof options.format === 'string' ? (options.format as SudokuIo['form']) : undefined,
   };
 }
 
@@ -35,14 +45,20 @@ export function parseSudoku(input: Uint8Array | string, file: string, options: R
   const out: PuzzleRecord<SudokuPuzzle>[] = [];
   let tsvColumns: { gameId: number; solution: number } | null = null;
   let sawPuzzleLine = false;
+  const forced = opts.format;
+  // lines left of a run of plain rows that reads as grids (a run of L-cell lines, L of them or more)
+  let gridRunLeft = 0;
   for (let i = 0; i < lines.length; i++) {
     const lineNo = i + 1;
     const raw = lines[i].replace(/\r$/, '');
     const line = raw.trim();
-    if (line === '' || line.startsWith('#')) continue;
+    if (line === '' || line.startsWith('#')) {
+      gridRunLeft = 0;
+      continue;
+    }
     const lead = raw.length - raw.trimStart().length;
     // a table header (STPPC .tsv): columns by name
-    if (raw.includes('\t') && /(^|\t)game_id(\t|$)/.test(raw)) {
+    if ((forced === undefined || forced === 'tsv') && raw.includes('\t') && /(^|\t)game_id(\t|$)/.test(raw)) {
       const cols = raw.split('\t').map((s) => s.trim());
       tsvColumns = {
         gameId: cols.indexOf('game_id'),
@@ -51,27 +67,36 @@ export function parseSudoku(input: Uint8Array | string, file: string, options: R
       continue;
     }
     // the code-golf set starts with the number of puzzles (a file of one line `1` is a solved 1x1 puzzle instead)
-    if (!sawPuzzleLine && /^\d{1,7}$/.test(line) && lines.slice(i + 1).some((l) => l.trim() !== '' && !l.trim().startsWith('#'))) {
+    if ((forced === undefined || forced === 'line') && !sawPuzzleLine && /^\d{1,7}$/.test(line) && lines.slice(i + 1).some((l) => l.trim() !== '' && !l.trim().startsWith('#'))) {
       sawPuzzleLine = true;
       continue;
     }
     sawPuzzleLine = true;
     const rec: PuzzleRecord<SudokuPuzzle> = { file, line: lineNo };
     try {
-      if (raw.includes('\t')) {
+      const form = forced ?? detectForm(lines, i, gridRunLeft);
+      if (form === 'grid') {
+        if (gridRunLeft === 0) gridRunLeft = plainRun(lines, i);
+        const g = readGrid(lines, i, opts);
+        gridRunLeft = Math.max(0, gridRunLeft - (g.end - i));
+        i = g.end - 1;
+        rec.puzzle = g.puzzle;
+        rec.form = 'grid';
+      } else if (form === 'tsv') {
         const fields = raw.split('\t');
         const gi = tsvColumns?.gameId ?? 0;
         const si = tsvColumns?.solution ?? (fields.length > 3 ? 3 : -1);
         const col = fields.slice(0, gi).reduce((n, f) => n + f.length + 1, 0);
+        if (fields.length < 2) throw new ParseError('a .tsv row needs tab-separated columns with a game id', col0Of(raw));
         const p = parseGameId(fields[gi].trim(), col);
         p.io = { form: 'tsv', fields, solutionColumn: si, gameIdColumn: gi, blockSpec: p.io?.blockSpec };
         rec.puzzle = p;
         rec.form = 'tsv';
         if (si >= 0 && fields[si]) rec.expected = fields[si].trim();
-      } else if (/^(https?:\/\/|puzz\.link|pzv\.jp|p\?sudoku)/i.test(line) || line.includes('?sudoku/')) {
+      } else if (form === 'url') {
         rec.puzzle = parseUrl(line, lead);
         rec.form = 'url';
-      } else if (/^\d+(x\d+)?[a-z0-9]*:/.test(line)) {
+      } else if (form === 'gameid') {
         rec.puzzle = parseGameId(line, lead);
         rec.form = 'gameid';
       } else {
@@ -80,12 +105,179 @@ export function parseSudoku(input: Uint8Array | string, file: string, options: R
       }
     } catch (e) {
       if (!(e instanceof ParseError)) throw e;
-      rec.error = `${file}:${lineNo}:${e.col + 1}: ${e.message}`;
+      rec.error = `${file}:${e.line ?? lineNo}:${e.col + 1}: ${e.message}`;
       delete rec.puzzle;
+      // the rest of a grid that failed is part of its error, not puzzles of their own
+      if (e.resumeAt !== undefined) {
+        gridRunLeft = Math.max(0, gridRunLeft - (e.resumeAt - i));
+        i = e.resumeAt - 1;
+      }
     }
     out.push(rec);
   }
   return out;
+}
+
+const col0Of = (raw: string) => raw.length - raw.trimStart().length;
+
+/** The form of the puzzle that starts at line i, from its text (gridRunLeft: a run of plain grid rows goes on). */
+function detectForm(lines: string[], i: number, gridRunLeft: number): SudokuIo['form'] {
+  const raw = lines[i].replace(/\r$/, '');
+  const line = raw.trim();
+  if (raw.includes('\t')) return 'tsv';
+  if (/^(https?:\/\/|puzz\.link|pzv\.jp|p\?sudoku)/i.test(line) || line.includes('?sudoku/')) return 'url';
+  if (/^\d+(x\d+)?[a-z0-9]*:/.test(line)) return 'gameid';
+  if (gridRunLeft > 0 || isTitle(line) || isRule(line) || isDrawnRow(line)) return 'grid';
+  if (PLAIN_ROW.test(line) && line.length >= 2 && line.length <= MAX_N) {
+    // Lines of L plain cells, two or more, are a grid's rows (one cut short gets an error that says so), except 4x4
+    // sudokus one per line (16 cells): those are a 16x16 grid only when there are 16 of them or more
+    const run = plainRun(lines, i);
+    if (run >= 2 && (line.length !== 16 || run >= 16)) return 'grid';
+  }
+  return 'line';
+}
+
+// ---- grids over several lines -----------------------------------------------------------------------------------
+// A puzzle drawn as n rows of n cells: plain (`003020600`), spaced (`0 0 3 0 2 0 6 0 0`), with bars between boxes and
+// rule lines between bands (`5 3 . | . 7 . | . . .`, `------+-------+------`, as Norvig prints them), or with
+// two-digit numbers for n past 9 (`10 . 3 16 ...`), under an optional title line (`Grid 01`, as Project Euler's
+// sudoku.txt has). Output keeps the drawing's style. `--format line` reads plain rows as puzzles one per line instead.
+
+/** the largest n (a cell's candidates are one u32, and the symbols 1-9A-Z name 35 values) */
+const MAX_N = 32;
+const PLAIN_ROW = /^[0-9A-Za-z.]+$/;
+const isTitle = (line: string) => /^(grid|puzzle|sudoku|board|game)\b[^|]{0,60}$/i.test(line) && !PLAIN_ROW.test(line);
+const isRule = (line: string) => /^[-=+*|\s]+$/.test(line) && (line.match(/[-=]/g)?.length ?? 0) >= 3;
+/** a row with bars, or with its cells apart (single symbols or numbers of up to two digits) */
+const isDrawnRow = (line: string) => /^[0-9A-Za-z.|\s]+$/.test(line) && (line.includes('|') || /^(\d{1,2}|[0-9A-Za-z.])(\s+(\d{1,2}|[0-9A-Za-z.])){2,}$/.test(line));
+
+/** How many lines from i on are plain rows of the same length. */
+function plainRun(lines: string[], i: number): number {
+  const first = lines[i].trim();
+  if (!PLAIN_ROW.test(first)) return 0;
+  let n = 0;
+  while (i + n < lines.length) {
+    const l = lines[i + n].trim();
+    if (l.length !== first.length || !PLAIN_ROW.test(l)) break;
+    n++;
+  }
+  return n;
+}
+
+interface DrawnRow {
+  /** each cell's symbol (or number) and its column */
+  cells: { text: string; col: number }[];
+  spaced: boolean;
+  bars: boolean;
+  numeric: boolean;
+}
+
+/** The cells of one drawn row: bars and spaces apart; tokens of digits are numbers when any has two digits. */
+function drawnRow(raw: string): DrawnRow {
+  const tokens: { text: string; col: number }[] = [];
+  const re = /[^\s|!]+/g;
+  for (let m = re.exec(raw); m; m = re.exec(raw)) tokens.push({ text: m[0], col: m.index });
+  const numeric = tokens.length > 1 && tokens.every((t) => /^(\d{1,2}|\.)$/.test(t.text)) && tokens.some((t) => t.text.length === 2);
+  const cells = numeric ? tokens : tokens.flatMap((t) => Array.from(t.text, (ch, k) => ({ text: ch, col: t.col + k })));
+  return { cells, spaced: tokens.length > 1 && (numeric || tokens.every((t) => t.text.length === 1)), bars: /[|!]/.test(raw), numeric };
+}
+
+/**
+ * The grid that starts at line i (a title, a rule line or its first row): its puzzle and the line after it. Its n is
+ * the first row's cell count; rule lines among and around its rows are skipped; it ends after n rows.
+ */
+function readGrid(lines: string[], i: number, opts: ParseOptions): { puzzle: SudokuPuzzle; end: number } {
+  let j = i;
+  let title: string | undefined;
+  const first = lines[i].trim();
+  if (isTitle(first)) {
+    title = first;
+    j++;
+  }
+  const rows: { row: DrawnRow; line: number }[] = [];
+  let rules = false;
+  let n = 0;
+  // a grid that fails takes its lines with it (up to a blank line, a comment or the next title)
+  const failAt = (message: string, line: number, col: number): never => {
+    let k = j;
+    while (k < lines.length && lines[k].trim() !== '' && !lines[k].trim().startsWith('#') && !isTitle(lines[k].trim())) k++;
+    throw new ParseError(message, col, line, Math.max(k, i + 1));
+  };
+  while (j < lines.length) {
+    const raw = lines[j].replace(/\r$/, '');
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#') || (rows.length > 0 && isTitle(line)) || raw.includes('\t')) break;
+    if (isRule(line)) {
+      rules = true;
+      j++;
+      continue;
+    }
+    if (rows.length === n && n > 0) break;
+    if (!/^[0-9A-Za-z.|!\s]+$/.test(line)) {
+      const bad = /[^0-9A-Za-z.|!\s]/.exec(raw)!;
+      failAt(`'${bad[0]}' is not a cell of a drawn grid (a symbol, '.' or '0' blank, bars and spaces between)`, j + 1, bad.index);
+    }
+    const row = drawnRow(raw);
+    if (rows.length === 0) {
+      n = row.cells.length;
+      if (n > MAX_N) failAt(`a ${n}x${n} sudoku is not supported (n <= ${MAX_N})`, j + 1, col0Of(raw));
+    } else if (row.cells.length !== n) {
+      const col = row.cells.length > n ? row.cells[n].col : raw.length;
+      failAt(`a row of ${row.cells.length} cells in a grid of ${n} columns (its first row's)`, j + 1, col);
+    }
+    rows.push({ row, line: j + 1 });
+    j++;
+  }
+  if (rows.length === 0) failAt(title ? `"${title.slice(0, 40)}" is not followed by a grid` : 'a rule line with no grid rows', i + 1, 0);
+  if (rows.length < n) failAt(`a grid of ${n} columns needs ${n} rows (${rows.length} here)`, j + 1 > lines.length ? rows[rows.length - 1].line : j + 1, 0);
+  const box = boxShape(n, opts.box, rows[0].row.cells[0].col);
+  const givens = new Uint8Array(n * n);
+  let blank: string | undefined;
+  let lower: boolean | undefined;
+  rows.forEach(({ row, line }, r) => {
+    row.cells.forEach(({ text, col }, c) => {
+      if (text === '.' || text === '0' || text === '00') {
+        blank ??= text[0];
+        return;
+      }
+      const v = row.numeric ? Number(text) : valueOf(text);
+      if (v < 1 || v > n) throw new ParseError(`'${text}' is not a value of a ${n}x${n} sudoku (${row.numeric ? `1-${n}` : alphabetText(n)}, '.' or '0' blank)`, col, line, j);
+      if (v > 9 && !row.numeric) lower ??= text >= 'a';
+      givens[r * n + c] = v;
+    });
+  });
+  const style = rows[0].row;
+  return {
+    puzzle: {
+      n,
+      boxW: box.boxW,
+      boxH: box.boxH,
+      diagonal: !!opts.diagonal,
+      givens,
+      io: { form: 'grid', blank: blank ?? '.', lower: lower ?? false, title, spaced: style.spaced, bars: style.bars, rules, numeric: rows.some((x) => x.row.numeric) },
+    },
+    end: j,
+  };
+}
+
+/** A grid drawn in the style it came in: its title, then its rows (bars between boxes, rules between bands). */
+function drawGrid(p: SudokuPuzzle, values: ArrayLike<number>, io: SudokuIo): string {
+  const blank = io.blank ?? '.';
+  const symbols = gridString(values, blank, io.lower ?? false);
+  const width = io.numeric ? String(p.n).length : 1;
+  const cell = (i: number) => (io.numeric ? (values[i] ? String(values[i]) : blank) : symbols[i]).padStart(width);
+  const out: string[] = io.title ? [io.title] : [];
+  for (let r = 0; r < p.n; r++) {
+    const boxes: string[] = [];
+    for (let c0 = 0; c0 < p.n; c0 += io.bars ? p.boxW : p.n) {
+      const cells = Array.from({ length: Math.min(io.bars ? p.boxW : p.n, p.n - c0) }, (_, k) => cell(r * p.n + c0 + k));
+      boxes.push(cells.join(io.spaced ? ' ' : ''));
+    }
+    const row = boxes.join(io.spaced ? ' | ' : '|');
+    if (io.rules && r > 0 && r % p.boxH === 0) out.push(row.replace(/[^|]/g, '-').replace(/\|/g, '+'));
+    out.push(row);
+  }
+  return out.join('\n');
 }
 
 // ---- one puzzle per line ----------------------------------------------------------------------------------------
@@ -351,6 +543,8 @@ export function formatGrid(p: SudokuPuzzle, values: ArrayLike<number>): string {
   switch (io.form) {
     case 'gameid':
       return encodeGameId(p, values);
+    case 'grid':
+      return drawGrid(p, values, io);
     case 'url':
       return `${io.urlPrefix ?? `https://puzz.link/p?sudoku/${p.n}/${p.n}/`}${encodeUrlBody(values)}`;
     case 'tsv': {
@@ -381,11 +575,13 @@ export function formatRecord(record: PuzzleRecord<SudokuPuzzle>, result: SolveRe
   const p = record.puzzle;
   if (!p) return `# ${record.error ?? `${record.file}:${record.line}: error`}`;
   const solution = result.solution ? solutionValues(result.solution) : undefined;
-  if (result.status === 'solved' && solution) return formatGrid(p, solution);
+  if (result.status === 'solved' && solution) return formatGrid(p, solution) + (p.io?.form === 'grid' ? '\n' : '');
   const why = `${result.status}${result.reason ? ` (${result.reason})` : ''}`;
   const partial = (result.extra?.partial as string | undefined) ?? undefined;
   const shown = solution ?? (partial ? solutionValues(partial) : p.givens);
+  // drawn grids are set apart by a blank line, as they are read
+  const apart = p.io?.form === 'grid' ? '\n\n' : '\n';
   let out = `# ${record.file}:${record.line}: ${why}\n${formatGrid(p, shown)}`;
-  if (result.status === 'multiple' && result.solution2) out += `\n${formatGrid(p, solutionValues(result.solution2))}`;
-  return out;
+  if (result.status === 'multiple' && result.solution2) out += `${apart}${formatGrid(p, solutionValues(result.solution2))}`;
+  return out + (apart === '\n' ? '' : '\n');
 }

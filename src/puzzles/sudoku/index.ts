@@ -4,7 +4,7 @@
 import { UsageError } from '../../cli/args.ts';
 import type { GpuContext } from '../../gpu/context.ts';
 import type { GenerateOptions, PuzzleKind, SolveOptions, SolveResult } from '../types.ts';
-import { boxShape, formatRecord, parseSudoku } from './codec.ts';
+import { boxShape, formatRecord, parseSudoku, SUDOKU_FORMS } from './codec.ts';
 import { emptyPuzzle, formatGenerated, generate } from './generate.ts';
 import { compileIlca, hash32, ILCA_PRESETS, runIlca, type IlcaParams } from './ilca.ts';
 import { RULE_HIDDEN, RULE_LOCKED, RULE_NAKED, RULES_ALL, shapeError, verify, type SudokuPuzzle } from './reference.ts';
@@ -104,6 +104,7 @@ export const sudoku: PuzzleKind<SudokuPuzzle> = {
     { name: 'box', value: 'WxH', help: 'box shape (default: as square as possible, wider than tall)' },
     { name: 'diagonal', help: 'X-sudoku: the two diagonals hold every value too' },
     { name: 'x', help: 'the same as --diagonal' },
+    { name: 'format', value: 'F', choices: SUDOKU_FORMS, help: 'read the input as this format (default: from the text: grids drawn over n lines, one puzzle per line, Solo game ids, puzz.link URLs, .tsv rows)' },
     { name: 'preset', value: 'P', choices: Object.keys(ILCA_PRESETS), help: 'ilca: the paper\'s parameters (default base)' },
     { name: 'lr', value: 'X', number: { min: 0 }, help: 'ilca: reward rate' },
     { name: 'lp', value: 'X', number: { min: 0 }, help: 'ilca: penalty rate' },

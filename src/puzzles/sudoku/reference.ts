@@ -20,10 +20,16 @@ export interface SudokuPuzzle {
 }
 
 export interface SudokuIo {
-  form: 'line' | 'gameid' | 'tsv' | 'url';
-  /** line form: the blank character used ('.' or '0'); lower-case letters for values past 9 */
+  form: 'line' | 'grid' | 'gameid' | 'tsv' | 'url';
+  /** line and grid forms: the blank character used ('.' or '0'); lower-case letters for values past 9 */
   blank?: string;
   lower?: boolean;
+  /** grid form: its title line, cells apart, bars between boxes, rule lines between bands, cells as numbers */
+  title?: string;
+  spaced?: boolean;
+  bars?: boolean;
+  rules?: boolean;
+  numeric?: boolean;
   /** gameid/tsv: the jigsaw block spec suffix (",..." ) kept verbatim */
   blockSpec?: string;
   /** tsv: the row's fields, and which one holds the solution */
