@@ -293,6 +293,42 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
     expect(v.errors).toEqual([]);
   });
 
+  it('a nonogram contradiction names its broken lines and draws their clues in red until Reset', async () => {
+    const { page } = v;
+    await page.select('#kind', 'auto');
+    const input = (await page.$('input#file'))!;
+    await input.uploadFile(fileURLToPath(new URL('../samples/nonogram/no-solution.nin', import.meta.url)));
+    await page.waitForFunction(() => /^nonogram: no-solution\.nin/.test(document.getElementById('title')!.textContent ?? ''), { timeout: 20_000 });
+    await waitForStatus(page, ['ready']);
+    // red clue ink on the overlay (BROKEN_INK, #ff6b6b), counted in its pixels
+    const redPixels = () =>
+      page.$eval('#overlay', (c) => {
+        // read from a copy: reading the page's overlay itself again and again makes Chromium warn
+        const overlay = c as HTMLCanvasElement;
+        const copy = Object.assign(document.createElement('canvas'), { width: overlay.width, height: overlay.height });
+        const g = copy.getContext('2d', { willReadFrequently: true })!;
+        g.drawImage(overlay, 0, 0);
+        const d = g.getImageData(0, 0, copy.width, copy.height).data;
+        let n = 0;
+        for (let i = 0; i < d.length; i += 4) if (d[i] > 200 && d[i + 1] < 140 && d[i + 2] < 140 && d[i + 3] > 100) n++;
+        return n;
+      });
+    await settleFrames(page);
+    expect(await redPixels(), 'no red before the run').toBe(0);
+    await page.click('#play');
+    expect(await waitForStatus(page, [])).toBe('contradiction');
+    // the first row is full, yet the second column is empty: one of the two cannot be placed
+    expect(await page.$eval('#detail', (e) => e.textContent)).toMatch(/no solution \((row|column) \d.*: no placement of the clue fits; in red\)/);
+    await settleFrames(page);
+    expect(await redPixels(), 'the broken lines\' clues in red').toBeGreaterThan(5);
+    await screenshot(page, 'viewer-nonogram-contradiction');
+    await page.click('#reset');
+    await waitForStatus(page, ['ready']);
+    await settleFrames(page);
+    expect(await redPixels(), 'Reset clears the marks').toBe(0);
+    expect(v.errors).toEqual([]);
+  });
+
   for (const method of ['ca', 'thesis']) {
     it(`solves a 10x10 binary puzzle with --method ${method} and draws 0s and 1s`, async () => {
       const { page } = v;

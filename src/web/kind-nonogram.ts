@@ -5,11 +5,30 @@
 // probing or search, which `cellsolve solve nonogram` does).
 import { parseNonograms, type Nonogram } from '../puzzles/nonogram/codec.ts';
 import { gpuLimitError, layoutOf, lineWordsFor, packClues, packCopy, solutionOf, unpackCopy } from '../puzzles/nonogram/pack.ts';
-import { EMPTY, FILLED, initialCells, verify } from '../puzzles/nonogram/reference.ts';
+import { EMPTY, FILLED, initialCells, settle, verify } from '../puzzles/nonogram/reference.ts';
 import { nonogramRule } from '../puzzles/nonogram/solver.ts';
 import { nthPuzzle, parseAsCli, verifyAsCli, type LoadedPuzzle, type ViewerKind } from './kind-api.ts';
 
-function drawClues(p: Nonogram, g: CanvasRenderingContext2D, cellToCss: (x: number, y: number) => [number, number], cssPerCell: number): void {
+/** The rows and columns whose clues the final cells break: a cell set both ways, or no placement of the clue left. */
+export function brokenLines(p: Nonogram, cells: Uint8Array): { rows: number[]; columns: number[] } {
+  const broken = (clue: number[], line: number[]) => line.includes(3) || !settle(clue, line, new Uint8Array(line.length));
+  return {
+    rows: p.rows.flatMap((clue, r) => (broken(clue, Array.from({ length: p.width }, (_, c) => cells[r * p.width + c])) ? [r] : [])),
+    columns: p.columns.flatMap((clue, c) => (broken(clue, Array.from({ length: p.height }, (_, r) => cells[r * p.width + c])) ? [c] : [])),
+  };
+}
+
+const CLUE_INK = '#d8dde3';
+const BROKEN_INK = '#ff6b6b';
+
+/** A contradiction's lines, named as the status says them (1-based, as the clues are counted on the page). */
+function lineNames(b: { rows: number[]; columns: number[] }): string {
+  const names = [...b.rows.map((r) => `row ${r + 1}`), ...b.columns.map((c) => `column ${c + 1}`)];
+  const shown = names.slice(0, 4).join(', ') + (names.length > 4 ? ` and ${names.length - 4} more` : '');
+  return names.length ? ` (${shown}: no placement of the clue fits; in red)` : '';
+}
+
+function drawClues(p: Nonogram, g: CanvasRenderingContext2D, cellToCss: (x: number, y: number) => [number, number], cssPerCell: number, broken?: { rows: number[]; columns: number[] }): void {
   if (cssPerCell < 7) return; // unreadable: the grid alone
   const size = Math.min(14, cssPerCell * 0.62);
   g.font = `${size}px system-ui, sans-serif`;
@@ -27,22 +46,25 @@ function drawClues(p: Nonogram, g: CanvasRenderingContext2D, cellToCss: (x: numb
   g.fillStyle = 'rgba(20, 22, 26, 0.85)';
   if (right > x0 - gap) g.fillRect(0, 0, right + gap, canvasHeight);
   if (bottom > y0 - gap) g.fillRect(0, 0, canvasWidth, bottom + gap);
-  g.fillStyle = '#d8dde3';
   g.textAlign = 'right';
   // each band keeps to its side of the corner where they meet
   rowTexts.forEach((text, r) => {
     const y = cellToCss(0, r + 0.5)[1];
+    g.fillStyle = broken?.rows.includes(r) ? BROKEN_INK : CLUE_INK;
     if (y > bottom + gap) g.fillText(text, right, y);
   });
   g.textAlign = 'center';
   p.columns.forEach((clue, c) => {
     const list = clue.length ? clue : [0];
     const x = cellToCss(c + 0.5, 0)[0];
+    g.fillStyle = broken?.columns.includes(c) ? BROKEN_INK : CLUE_INK;
     if (x > right + gap) list.forEach((n, k) => g.fillText(String(n), x, bottom - (list.length - 1 - k + 0.5) * size * 1.15));
   });
 }
 
 function loaded(p: Nonogram, title: string): LoadedPuzzle {
+  // a contradiction's lines, drawn in red until Reset
+  let broken: { rows: number[]; columns: number[] } | undefined;
   const limit = gpuLimitError(p);
   if (limit) throw new Error(`${title}: ${limit}`);
   const layout = layoutOf(p.width, p.height);
@@ -71,11 +93,17 @@ function loaded(p: Nonogram, title: string): LoadedPuzzle {
       left: Math.max(...p.rows.map((c) => Math.max(1, c.length))) * 1.2 + 0.5,
       top: Math.max(...p.columns.map((c) => Math.max(1, c.length))) * 0.75 + 0.5,
     },
-    overlay: (g, cellToCss, cssPerCell) => drawClues(p, g, cellToCss, cssPerCell),
+    overlay: (g, cellToCss, cssPerCell) => drawClues(p, g, cellToCss, cssPerCell, broken),
+    reset() {
+      broken = undefined;
+    },
     judge(outcome, state) {
       const copy = unpackCopy(layout, state);
       const generations = copy.generations;
-      if (copy.contradiction || outcome.status === 'contradiction') return { status: 'contradiction', detail: 'the clues contradict each other: no solution', generations };
+      if (copy.contradiction || outcome.status === 'contradiction') {
+        broken = brokenLines(p, copy.cells);
+        return { status: 'contradiction', detail: `the clues contradict each other: no solution${lineNames(broken)}`, generations };
+      }
       const unknown = copy.cells.reduce((n, c) => n + (c === 0 ? 1 : 0), 0);
       if (unknown > 0) return { status: 'stuck', detail: `line logic stalls with ${unknown} unknown cells after ${copy.generations} generations: this puzzle needs probing or search`, generations };
       if (!verifyAsCli('nonogram', p, solutionOf(layout, state), verify)) return { status: 'error', detail: 'verifier rejected the grid', generations };
