@@ -1,5 +1,6 @@
 // Frames per second of the viewer while panning a large grid, in Debian's chromium with WebGPU on SwiftShader
-// (the same set-up as test/browser.test.ts). `cellsolve bench web-fps [--sample FILE] [--seconds S]`, or
+// (the same set-up as test/browser.test.ts), or on chromium's real GPU when `--adapter` asks for one (auto: when the
+// command line's own context found one). `cellsolve bench web-fps [--sample FILE] [--seconds S]`, or
 // `npx tsx bench/web-fps.ts`. Cases: panning while paused, panning while the automaton runs, and, side by side in
 // the same run, the page's bare animation-frame rate (nothing drawn) that bounds both.
 import { readdirSync } from 'node:fs';
@@ -18,6 +19,8 @@ interface FrameCount {
   frames: number;
   seconds: number;
   fps: number;
+  /** generations the automaton ran meanwhile */
+  generations: number;
 }
 
 /** Pans by a few pixels every animation frame for `seconds`; counts the frames the viewer drew. */
@@ -26,6 +29,7 @@ async function panFor(page: Page, seconds: number, draw: boolean): Promise<Frame
     async (s: number, d: boolean) => {
       const v = window.cellsolveViewer!;
       const f0 = v.frames;
+      const g0 = v.snapshot()?.generation ?? 0;
       let rafs = 0;
       const t0 = performance.now();
       let dir = 1;
@@ -41,7 +45,7 @@ async function panFor(page: Page, seconds: number, draw: boolean): Promise<Frame
       }
       const seconds = (performance.now() - t0) / 1000;
       const frames = d ? v.frames - f0 : rafs;
-      return { frames, seconds, fps: frames / seconds };
+      return { frames, seconds, fps: frames / seconds, generations: (v.snapshot()?.generation ?? 0) - g0 };
     },
     seconds,
     draw,
@@ -54,8 +58,12 @@ export const options: OptionSpec[] = [
   { name: 'seconds', value: 'S', number: { above: 0 }, help: 'seconds per case (default 8; 3 with --quick)' },
 ];
 
-export async function bench(_ctx: GpuContext | null, args: BenchArgs): Promise<void> {
+export async function bench(ctx: GpuContext | null, args: BenchArgs): Promise<void> {
   if (!haveChromium) throw new Error('bench web-fps needs /usr/bin/chromium');
+  // chromium picks its own adapter: SwiftShader by our flags, or a real GPU when asked for one, or (auto) when this
+  // process's own context found one
+  const choice = String(args.options.adapter ?? 'auto');
+  const adapter = choice === 'gpu' || (choice === 'auto' && ctx !== null && !ctx.adapter.fallback) ? 'gpu' : 'swiftshader';
   const seconds = Number(args.options.seconds ?? (args.quick ? 3 : 8));
   const sample = String(args.options.sample ?? DEFAULT_SAMPLE);
   // a bad name is the user's mistake, found before the site is built and a browser started
@@ -63,7 +71,7 @@ export async function bench(_ctx: GpuContext | null, args: BenchArgs): Promise<v
   if (!/^life-random:\d+$/.test(sample) && !samples.includes(sample)) {
     throw new UsageError(`--sample ${sample}: not a bundled sample (${samples.join(', ')}) nor life-random:N`);
   }
-  const v = await openViewer(1280, 800);
+  const v = await openViewer(1280, 800, adapter);
   try {
     const { page } = v;
     if (sample.startsWith('life-random:')) {
@@ -76,6 +84,10 @@ export async function bench(_ctx: GpuContext | null, args: BenchArgs): Promise<v
     const error = await page.$eval('#error', (e) => ((e as HTMLElement).hidden ? '' : e.textContent));
     if (error) throw new Error(`loading ${sample}: ${error}`);
     const title = await page.$eval('#title', (e) => e.textContent ?? '');
+    const pageAdapter = await page.$eval('#adapter', (e) => e.textContent ?? '');
+    if (adapter === 'gpu' && /swiftshader|fallback/i.test(pageAdapter)) throw new Error(`--adapter gpu: chromium found no real GPU (it took ${pageAdapter})`);
+    // the grid's size, as the title gives it: "maze: maze-perfect4k.png (4097x4097)"
+    const [gridWidth, gridHeight] = (/\((\d+)x(\d+)\)/.exec(title) ?? [0, 0, 0]).slice(1).map(Number);
     await settleFrames(page);
     const shotName = `web-fps-${sample.replace(/[^a-z0-9]+/gi, '-').replace(/-png$|-txt$|-rle$/, '')}`;
     await screenshot(page, `${shotName}-fitted`);
@@ -108,13 +120,33 @@ export async function bench(_ctx: GpuContext | null, args: BenchArgs): Promise<v
 
     // SwiftShader draws on the CPU: other processes' load moves these numbers a lot, so it is printed with them
     const load = loadavg().map((x) => x.toFixed(1)).join(' ');
-    process.stdout.write(`# bench web-fps: ${title}, canvas ${canvas} device pixels, chromium WebGPU on SwiftShader, ${cpus().length} cores, load average ${load}\n`);
+    process.stdout.write(`# bench web-fps: ${title}, canvas ${canvas} device pixels, chromium WebGPU on ${pageAdapter}, ${cpus().length} cores, load average ${load}\n`);
     for (const [name, c, extra] of rows) {
       const ratio = bare.fps > 0 ? c.fps / bare.fps : 0;
       process.stdout.write(`${name.padEnd(20)} fps ${c.fps.toFixed(1).padStart(6)}  frames ${String(c.frames).padStart(5)}  seconds ${c.seconds.toFixed(1)}  of raf rate ${(ratio * 100).toFixed(0)}%\n`);
       if (args.json) {
         process.stdout.write(
-          JSON.stringify({ bench: 'web-fps', case: name, adapter: 'chromium swiftshader', sample, canvas, loadAverage: loadavg()[0], ...c, ...extra, peer: { name: 'bare requestAnimationFrame', perSec: bare.fps }, ratio }) + '\n',
+          JSON.stringify({
+            bench: 'web-fps',
+            case: name,
+            adapter: `chromium: ${pageAdapter}`,
+            // CLI.md's fields: the frames are what is measured; the automaton's generations run only while it plays
+            mode: name === 'pan-while-running' ? 'multi-gen' : 'draw',
+            cells: gridWidth * gridHeight,
+            grids: 1,
+            generations: c.generations,
+            seconds: c.seconds,
+            generationsPerSec: c.generations / c.seconds,
+            cellUpdatesPerSec: (c.generations * gridWidth * gridHeight) / c.seconds,
+            sample,
+            canvas,
+            loadAverage: loadavg()[0],
+            frames: c.frames,
+            fps: c.fps,
+            ...extra,
+            peer: { name: 'bare requestAnimationFrame', perSec: bare.fps },
+            ratio,
+          }) + '\n',
         );
       }
     }

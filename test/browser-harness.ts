@@ -11,15 +11,15 @@ export const CHROMIUM = '/usr/bin/chromium';
 export const root = fileURLToPath(new URL('..', import.meta.url));
 export const outputDir = `${root}test-output`;
 
+/** the flags that put WebGPU, and the canvas, on SwiftShader; without them chromium takes a real GPU if it has one */
+const swiftshaderArgs = ['--use-webgpu-adapter=swiftshader', '--use-angle=vulkan', '--use-vulkan=swiftshader', '--enable-unsafe-swiftshader'];
+
 export const chromiumArgs = [
   '--no-sandbox',
   '--headless=new',
   '--enable-unsafe-webgpu',
   '--enable-features=Vulkan',
-  '--use-webgpu-adapter=swiftshader',
-  '--use-angle=vulkan',
-  '--use-vulkan=swiftshader',
-  '--enable-unsafe-swiftshader',
+  ...swiftshaderArgs,
   '--disable-background-networking',
   '--disable-component-update',
   '--no-first-run',
@@ -53,9 +53,11 @@ export async function buildAndServe(): Promise<{ server: PreviewServer; url: str
   return { server, url };
 }
 
-export async function openViewer(width = 1200, height = 800): Promise<ViewerPage> {
+/** The viewer in chromium, on SwiftShader unless `adapter` is 'gpu' (chromium's own choice of a real GPU). */
+export async function openViewer(width = 1200, height = 800, adapter: 'swiftshader' | 'gpu' = 'swiftshader'): Promise<ViewerPage> {
   const { server, url } = await buildAndServe();
-  const browser = await puppeteer.launch({ executablePath: CHROMIUM, args: chromiumArgs, defaultViewport: { width, height } });
+  const args = adapter === 'gpu' ? chromiumArgs.filter((a) => !swiftshaderArgs.includes(a)) : chromiumArgs;
+  const browser = await puppeteer.launch({ executablePath: CHROMIUM, args, defaultViewport: { width, height } });
   const page = await browser.newPage();
   const errors: string[] = [];
   page.on('console', (m) => {

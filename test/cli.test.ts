@@ -150,6 +150,19 @@ describe('cellsolve command line', () => {
     expect(r.stderr).not.toContain('does not read');
   });
 
+  it.skipIf(skipGpu)('bench web-fps --json gives every case the contract\'s fields and the adapter chromium really used', () => {
+    const r = cli(['bench', 'web-fps', '--quick', '--seconds', '0.5', '--json', '--sample', 'life-random:256']);
+    expect(r.status, r.stderr).toBe(0);
+    const cases = r.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+    expect(cases.map((c) => c.case)).toEqual(['raf-only', 'pan-fitted', 'pan-zoom4', 'pan-while-running']);
+    for (const c of cases) {
+      for (const field of ['bench', 'case', 'adapter', 'mode', 'cells', 'grids', 'generations', 'seconds', 'generationsPerSec', 'cellUpdatesPerSec', 'peer', 'ratio']) expect(c, field).toHaveProperty(field);
+      expect(c.adapter).toMatch(/^chromium: .*swiftshader/i);
+      expect(c.cells).toBe(256 * 256);
+    }
+    expect(cases[3].generations, 'the automaton ran while the view panned').toBeGreaterThan(0);
+  }, 120_000);
+
   it.skipIf(skipGpu)('info names the adapter', () => {
     const r = cli(['info', '--json']);
     expect(r.status, r.stderr).toBe(0);
