@@ -77,4 +77,25 @@ describe('cellsolve binary', () => {
       expect([JSON.parse(r.stdout).status, r.status], method).toEqual(['contradiction', 1]);
     }
   });
+
+  it.skipIf(skipGpu)('--max-generations N caps the puzzle over all its stages: full stops at N, not N per stage; a cap the solve fits in is no stop', () => {
+    // level 2: Methods 1-2 stall, the stage that adds Method 3 completes it
+    const puzzle = cli(['gen', 'binary', '--size', '14', '--seed', '2']).stdout;
+    const run = (...args: string[]) => JSON.parse(cli(['solve', 'binary', '--json', ...args, '-'], puzzle).stdout);
+    const full = run('--lanes', 'off');
+    expect(full).toMatchObject({ status: 'solved', level: 2 });
+    const g = full.generations;
+    for (const n of [6, g - 1]) {
+      // each stage had the whole cap: 11 generations for a cap of 6
+      expect(run('--lanes', 'off', '--max-generations', String(n)), `cap ${n}`).toMatchObject({ status: 'unsolved', reason: 'capped', generations: n });
+    }
+    // the lanes hand a capped run to the batch path
+    expect(run('--max-generations', '6')).toMatchObject({ status: 'unsolved', reason: 'capped', generations: 6 });
+    // the cap stopped the last stage in the generation that completed the grid: solved
+    expect(run('--lanes', 'off', '--max-generations', String(g))).toMatchObject({ status: 'solved', generations: g });
+    // so with one automaton alone
+    const ca = run('--method', 'ca').generations;
+    expect(run('--method', 'ca', '--max-generations', String(ca))).toMatchObject({ status: 'solved', generations: ca });
+    expect(run('--method', 'ca', '--max-generations', String(ca - 1))).toMatchObject({ status: 'unsolved', reason: 'capped', generations: ca - 1 });
+  });
 });

@@ -41,4 +41,24 @@ describe('cellsolve gen/solve maze', () => {
     expect(png.status, png.stderr).toBe(0);
     expect(parseMazes(readFileSync(out))[0].maze!.width).toBe(21);
   });
+
+  it.skipIf(skipGpu)('--max-generations N caps dead-end filling and the wavefront together: auto stops at N, not N plus the fill', () => {
+    // 20 loops: dead-end filling (1 generation in place) leaves them to the wavefront
+    const maze = cli(['gen', 'maze', '--size', '201', '--seed', '1', '--loops', '20']).stdout;
+    const run = (...args: string[]) => JSON.parse(cli(['solve', 'maze', '--json', ...args, '-'], maze).stdout);
+    const full = run();
+    expect(full).toMatchObject({ status: 'solved', deadendGenerations: 1 });
+    const g = full.generations;
+    expect(g).toBe(1 + full.wavefrontGenerations);
+    for (const n of [7, g - 1]) {
+      // the wavefront had the whole cap again on top of the fill's generation: 8 for a cap of 7
+      expect(run('--max-generations', String(n)), `cap ${n}`).toMatchObject({ status: 'unsolved', reason: 'capped', generations: n, wavefrontGenerations: n - 1 });
+    }
+    // a cap the solve fits in is no stop
+    expect(run('--max-generations', String(g))).toMatchObject({ status: 'solved', generations: g });
+    // so is a cap that stops the wavefront in the generation that reaches the end: labels up to the end's are final
+    const wave = run('--method', 'wavefront');
+    const n = String(wave.generations);
+    expect(run('--method', 'wavefront', '--max-generations', n)).toMatchObject({ status: 'solved', generations: wave.generations, pathLength: wave.pathLength });
+  });
 });

@@ -231,9 +231,23 @@ export async function runThesis(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
   }));
 }
 
+/**
+ * Is a grid the cap stopped complete? Then the generation that completed it was the cap's last, and the cap did not
+ * stop the puzzle (as a nonogram's: a cap of N is no stop to one its Nth generation completes): every cell was
+ * forced, so the grid is the answer when it keeps the rules, and a contradiction the next generation would have
+ * found when it breaks one.
+ */
+const completeAtCap = (r: { cells: Uint8Array; status: GridStatus }) => r.status === 'capped' && !r.cells.includes(UNKNOWN);
+
+/** A grid's outcome with a grid complete at its cap (completeAtCap) judged: 'done' or 'contradiction'. */
+function judgedAtCap<T extends { cells: Uint8Array; status: GridStatus }>(p: BinaryPuzzle, r: T): T {
+  if (!completeAtCap(r)) return r;
+  return { ...r, status: checkSolution(p, cellsToString(r.cells)) ? 'contradiction' : 'done' };
+}
+
 export function automatonResult(p: BinaryPuzzle, r: AutomatonRun, extra: Record<string, unknown> = {}): SolveResult {
   const base = { generations: r.generations, ms: r.ms };
-  if (r.status === 'done') {
+  if (r.status === 'done' || completeAtCap(r)) {
     // every cell was forced, so a grid that breaks a rule the automaton does not check (the thesis CA: no two equal
     // lines) is the only candidate and no solution: the puzzle has none (it was reported as 'verifier rejected')
     const solution = cellsToString(r.cells);
@@ -360,15 +374,21 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
   let finishedJobs = 0;
   /** per engine grid: the role of each of its lanes (one for a large grid, one per small grid of a pack) */
   const roles = new Map<number, GridRole[]>();
-  /** grids made since the last readback, placed together then (small ones in packs of one shape) */
-  const made: { job: Job; cells: Uint8Array; set: number; value: number; methods: number; role: GridRole }[] = [];
+  /** grids made since the last readback, placed together then (small ones in packs of one shape and cap) */
+  const made: { job: Job; cells: Uint8Array; set: number; value: number; methods: number; role: GridRole; cap: number | undefined }[] = [];
   /** engine grids waiting for room in the batch */
   const waiting: { input: GridInput; roles: GridRole[] }[] = [];
   const batch = await Batch.create(ctx, caRule);
   const started = performance.now();
 
+  // --max-generations caps the generations of the puzzle's own grid over all its stages (its `generations`): a
+  // root stage gets what the stages before it left, at least 1 (a stage at its fixpoint stopped short of its cap;
+  // one that reached its cap ended the puzzle). A copy (probe, branch child) is capped on its own.
   const add = (job: Job, cells: Uint8Array, methods: number, role: GridRole) => {
-    made.push({ job, cells, set: -1, value: 0, methods, role });
+    const own = role.kind === 'stage' && role.node.root;
+    const cap = opts.maxGenerations === undefined || !own ? opts.maxGenerations : opts.maxGenerations - job.generations;
+    if (cap !== undefined && cap <= 0) return finish(job, { status: 'unsolved', reason: 'capped', extra: { partial: cellsToString(cells) } });
+    made.push({ job, cells, set: -1, value: 0, methods, role, cap });
     stats.copies++;
   };
   /** the grids made since the last readback into the batch (or the waiting line) */
@@ -378,10 +398,10 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
       if (!isSmall(m.job.puzzle)) {
         const cells = m.set < 0 ? m.cells : m.cells.slice();
         if (m.set >= 0) cells[m.set] = m.value;
-        waiting.push({ input: caInput(m.job.puzzle, cells, m.methods, opts.maxGenerations), roles: [m.role] });
+        waiting.push({ input: caInput(m.job.puzzle, cells, m.methods, m.cap), roles: [m.role] });
         continue;
       }
-      const key = packKey(m.job.puzzle, m.methods, opts.maxGenerations);
+      const key = packKey(m.job.puzzle, m.methods, m.cap);
       let pack = packs.get(key);
       if (!pack) packs.set(key, (pack = []));
       pack.push(m);
@@ -390,7 +410,7 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     for (const pack of packs.values()) {
       for (let i = 0; i < pack.length; i += PACK_LANES) {
         const part = pack.slice(i, i + PACK_LANES);
-        const input = packInput(part[0].job.puzzle, part, part[0].methods, opts.maxGenerations);
+        const input = packInput(part[0].job.puzzle, part, part[0].methods, part[0].cap);
         waiting.push({ input, roles: part.map((m) => m.role) });
       }
     }
@@ -554,7 +574,7 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
       round.results.set(cell, [undefined, undefined]);
       for (const value of ways) {
         // the node's cells with this one set: written into the pack as it is made (no copy per probe)
-        made.push({ job, cells: node.cells, set: cell, value, methods: METHODS_ALL, role: { kind: 'probe', round, cell, value } });
+        made.push({ job, cells: node.cells, set: cell, value, methods: METHODS_ALL, role: { kind: 'probe', round, cell, value }, cap: opts.maxGenerations });
         stats.copies++;
         round.pending++;
         job.probes++;
@@ -719,7 +739,7 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
             const job = jobOf(role);
             job.grids.delete(o.id);
             if (job.result) return;
-            const r = outcomes[lane];
+            const r = judgedAtCap(job.puzzle, outcomes[lane]);
             if (role.kind === 'stage') onStage(role, r, r.cells);
             else onProbe(role, r, r.cells);
             touched.add(job);

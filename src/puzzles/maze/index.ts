@@ -82,7 +82,9 @@ async function solveAll(ctx: GpuContext, mazes: Maze[], opts: SolveOptions): Pro
       parts[i].extra.deadendGenerations = r.outcome.generations;
       if (r.cellUpdates !== undefined) parts[i].extra.cellUpdates = r.cellUpdates;
       if (r.outcome.status !== 'fixpoint') {
-        Object.assign(parts[i], { status: 'unsolved', reason: r.outcome.status });
+        // stopped by the cap or the timeout: when what is left is one path already, that is the answer
+        const path = deadendPath(m, r.words);
+        Object.assign(parts[i], path ? { status: 'solved', path } : { status: 'unsolved', reason: r.outcome.status });
         return;
       }
       const judged = judgeLeftover(m, deadendPath(m, r.words), on);
@@ -93,6 +95,15 @@ async function solveAll(ctx: GpuContext, mazes: Maze[], opts: SolveOptions): Pro
       } else Object.assign(parts[i], judged);
     });
   }
+  // --max-generations caps the puzzle's generations, dead-end filling's and the wavefront's together: the wavefront
+  // gets what dead-end filling left (at least 1, as a fill that reached its fixpoint stopped short of its cap)
+  const cap = (i: number) => (opts.maxGenerations === undefined ? undefined : opts.maxGenerations - parts[i].generations);
+  toWave = toWave.filter((i) => {
+    const left = cap(i);
+    if (left === undefined || left > 0) return true;
+    Object.assign(parts[i], { status: 'unsolved', reason: 'capped' });
+    return false;
+  });
   if (toWave.length && (method === 'wavefront' || method === 'auto')) {
     const sub = toWave.map((i) => mazes[i]);
     // one batch per dispatch mode: small grids one generation per dispatch, large ones WAVE_GENERATIONS
@@ -100,7 +111,7 @@ async function solveAll(ctx: GpuContext, mazes: Maze[], opts: SolveOptions): Pro
     for (const mode of ['one-gen', 'multi-gen'] as Mode[]) {
       const pick = sub.map((m, k) => k).filter((k) => modeOption(opts.options, sub[k].width * sub[k].height >= WAVEFRONT_MULTI_GEN_CELLS ? 'multi-gen' : 'one-gen') === mode);
       if (!pick.length) continue;
-      const part = await runWavefront(ctx, pick.map((k) => sub[k]), { ...run, mode, open: pick.map((k) => open[toWave[k]]) });
+      const part = await runWavefront(ctx, pick.map((k) => sub[k]), { ...run, mode, open: pick.map((k) => open[toWave[k]]), caps: pick.map((k) => cap(toWave[k])) });
       pick.forEach((k, j) => (res[k] = part[j]));
     }
     res.forEach((r, k) => {
@@ -109,12 +120,10 @@ async function solveAll(ctx: GpuContext, mazes: Maze[], opts: SolveOptions): Pro
       p.generations += r.outcome.generations;
       p.dispatches += r.dispatches;
       p.extra.wavefrontGenerations = r.outcome.generations;
-      if (r.outcome.status !== 'fixpoint') {
-        Object.assign(p, { status: 'unsolved', reason: r.outcome.status });
-        return;
-      }
+      // a wavefront stopped by the cap or the timeout after it reached the end has its answer: a cell is labelled
+      // once, with its distance, so the labels up to the end's are final
       const traced = traceBack(mazes[i], labelReader(r.words, mazes[i].width, mazes[i].height));
-      if (!traced) p.status = 'contradiction';
+      if (!traced) Object.assign(p, r.outcome.status === 'fixpoint' ? { status: 'contradiction' } : { status: 'unsolved', reason: r.outcome.status });
       else {
         p.status = 'solved';
         p.path = traced.path;

@@ -361,10 +361,18 @@ export function wavefrontInput(maze: Maze, open: Uint8Array | Uint32Array, mode:
   };
 }
 
-export async function runWavefront(ctx: GpuContext, mazes: Maze[], opts: RunOpts & { open?: (Uint8Array | Uint32Array)[] } = {}): Promise<RunResult<Uint8Array>[]> {
+/**
+ * `caps`: a generation cap per maze, in place of `maxGenerations` (what a method's earlier stage left of the
+ * puzzle's --max-generations)
+ */
+export async function runWavefront(
+  ctx: GpuContext,
+  mazes: Maze[],
+  opts: RunOpts & { open?: (Uint8Array | Uint32Array)[]; caps?: (number | undefined)[] } = {},
+): Promise<RunResult<Uint8Array>[]> {
   resetLastRun();
   const mode = opts.mode ?? 'multi-gen';
-  const inputs = mazes.map((m, i) => wavefrontInput(m, opts.open?.[i] ?? m.open, mode, opts.maxGenerations));
+  const inputs = mazes.map((m, i) => wavefrontInput(m, opts.open?.[i] ?? m.open, mode, opts.caps?.[i] ?? opts.maxGenerations));
   const runs = await runGrids(ctx, wavefrontRule, inputs, { ...opts, mode });
   return runs.map((r, i) => result(r.words, r.outcome, (w) => unpackWavefront(w, mazes[i].width, mazes[i].height)));
 }
