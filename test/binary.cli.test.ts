@@ -15,6 +15,21 @@ describe('cellsolve binary', () => {
     expect(cli(['gen', 'binary', '--level', '3', '--rules', 'unruly']).status).toBe(2);
   });
 
+  it('gen binary: a --clues past the grid\'s cells or a --seed past 2^32 - 1 is a usage error naming the option, the value and the range', () => {
+    // 37 clues on a 6x6 grid left all 36 (and then found no level-2 puzzle with them)
+    for (const [size, clues, max] of [['6', '37', 36], ['6x4', '1000', 24]] as const) {
+      const r = cli(['gen', 'binary', '--size', size, '--seed', '1', '--clues', clues]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toBe(`cellsolve: --clues takes a whole number >= 0 and <= ${max} for a ${size === '6' ? '6x6' : size} grid (got '${clues}')\n`);
+    }
+    const all = cli(['gen', 'binary', '--size', '6', '--seed', '1', '--level', '1', '--clues', '36']);
+    expect(all.status, all.stderr).toBe(0);
+    expect(all.stdout).toMatch(/^(?:[01]{6}\n){6}$/m);
+    const wrap = cli(['gen', 'binary', '--size', '6', '--seed', '4294967296']);
+    expect(wrap.status).toBe(2);
+    expect(wrap.stderr).toContain("--seed takes a whole number >= 0 and <= 4294967295 (got '4294967296')");
+  });
+
   it('gen on large grids: 64x64 in seconds (the random grid by flips), level 3 past 20x20 refused with the reason', () => {
     const big = cli(['gen', 'binary', '--size', '64', '--seed', '2']);
     expect(big.status, big.stderr).toBe(0);

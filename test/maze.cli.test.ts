@@ -22,6 +22,31 @@ describe('cellsolve gen/solve maze', () => {
     expect(parseMazes(new TextEncoder().encode(a.stdout)).filter((r) => r.maze).length).toBe(2);
   });
 
+  it('gen maze: a --loops or --seed the generator cannot honour is a usage error naming the option, the value and the range', () => {
+    // a 7x7 maze has 3x3 lattice cells: 12 walls between them, 8 opened by the perfect maze, 4 left to open
+    const walls = (text: string) => text.split('#').length - 1;
+    const perfect = cli(['gen', 'maze', '--size', '7', '--seed', '1']);
+    const four = cli(['gen', 'maze', '--size', '7', '--seed', '1', '--loops', '4']);
+    expect(four.status, four.stderr).toBe(0);
+    expect(walls(perfect.stdout) - walls(four.stdout)).toBe(4);
+    // it made the same 4 loops, silently, for 5 or 1000
+    for (const loops of ['5', '1000']) {
+      const r = cli(['gen', 'maze', '--size', '7', '--seed', '1', '--loops', loops]);
+      expect(r.status, loops).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`cellsolve: --loops takes a whole number >= 0 and <= 4 for a 7x7 maze (got '${loops}')\n`);
+    }
+    expect(cli(['gen', 'maze', '--size', '201x5', '--loops', '100']).stderr).toContain('<= 99 for a 201x5 maze');
+    // seeds are read modulo 2^32: 2^32 made seed 0's maze
+    const wrap = cli(['gen', 'maze', '--size', '7', '--seed', '4294967296']);
+    expect(wrap.status).toBe(2);
+    expect(wrap.stderr).toContain("--seed takes a whole number >= 0 and <= 4294967295 (got '4294967296')");
+    expect(cli(['gen', 'maze', '--size', '7', '--seed', '4294967295']).status).toBe(0);
+    const past = cli(['gen', 'maze', '--size', '7', '--seed', '4294967295', '--count', '2']);
+    expect(past.status).toBe(2);
+    expect(past.stderr).toContain('--seed 4294967295 with --count 2');
+  });
+
   it.skipIf(skipGpu)('solves text mazes from stdin: o marks the path, JSON lines, contradiction exits 1, PNG out', () => {
     const two = cli(['gen', 'maze', '--size', '21x11', '--seed', '5', '--count', '2', '--loops', '3']).stdout;
     const text = cli(['solve', 'maze', '-'], two);

@@ -50,8 +50,11 @@ export interface NumberRange {
   below?: number;
 }
 
-/** The option's value as a number in `range` (`fallback` when it is not given), or a UsageError saying what it takes. */
-export function numberOption(options: Args['options'], name: string, fallback: number, range: NumberRange): number {
+/**
+ * The option's value as a number in `range` (`fallback` when it is not given), or a UsageError saying what it takes;
+ * `where` names what a range depends on (`for a 7x7 maze`).
+ */
+export function numberOption(options: Args['options'], name: string, fallback: number, range: NumberRange, where?: string): number {
   const v = options[name];
   if (v === undefined) return fallback;
   const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
@@ -62,7 +65,7 @@ export function numberOption(options: Args['options'], name: string, fallback: n
     (range.max === undefined || n <= range.max) &&
     (range.above === undefined || n > range.above) &&
     (range.below === undefined || n < range.below);
-  if (!inside) throw new UsageError(`--${name} takes ${rangeText(range)} (got '${v}')`);
+  if (!inside) throw new UsageError(`--${name} takes ${rangeText(range)}${where ? ` ${where}` : ''} (got '${v}')`);
   return n;
 }
 

@@ -1,6 +1,7 @@
 // The options each command takes (CLI.md's common ones here, a kind's own in its PuzzleKind): what `--help` prints,
 // and the check that turns an unknown option (a typo such as --serch) or a value outside an option's choices into
 // a usage error before anything is compiled or read.
+import { MAX_SEED } from '../puzzles/random.ts';
 import { findKind } from '../puzzles/registry.ts';
 import type { OptionSpec, PuzzleKind } from '../puzzles/types.ts';
 import { numberOption, UsageError, type Args } from './args.ts';
@@ -28,7 +29,8 @@ function solveOptions(kind: PuzzleKind): OptionSpec[] {
 function genOptions(kind: PuzzleKind): OptionSpec[] {
   return [
     { name: 'size', value: 'N|WxH', help: 'the grid size' },
-    { name: 'seed', value: 'S', number: { whole: true, min: 0 }, help: 'the first seed (one per puzzle: S, S+1, ...)' },
+    // the generators' random numbers take seeds modulo 2^32 (random.ts)
+    { name: 'seed', value: 'S', number: { whole: true, min: 0, max: MAX_SEED }, help: 'the first seed (one per puzzle: S, S+1, ...)' },
     { name: 'count', value: 'N', number: { whole: true, min: 1 }, help: 'how many puzzles' },
     { name: 'out', value: 'FILE', help: 'write to FILE instead of standard output' },
     ...(kind.genOptions ?? []),

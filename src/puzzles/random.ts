@@ -1,5 +1,8 @@
 // Seeded randomness for generators: the same seed gives the same puzzle on every platform (`--seed S`).
 
+/** The largest seed: rng() reads a seed modulo 2^32, so a larger one would give a smaller one's puzzles. */
+export const MAX_SEED = 2 ** 32 - 1;
+
 /** mulberry32: small, fast, seedable; uniform in [0, 1) */
 export function rng(seed: number): () => number {
   let a = seed >>> 0;

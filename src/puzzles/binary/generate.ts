@@ -7,6 +7,7 @@ import { BinaryOptionError, formatGameId, formatGrid, sizeProblem, UNKNOWN, type
 import { LEVEL_METHODS } from './reference.ts';
 import { BinarySearch, gradeCpu } from './search.ts';
 import { attemptsFor } from '../random.ts';
+import { numberOption } from '../../cli/args.ts';
 
 /** xorshift32: small, fast, reproducible across platforms */
 export function rng(seed: number): () => number {
@@ -210,7 +211,8 @@ export function generateText(opts: { width: number; height: number; seed: number
   const width = opts.width || 10;
   const height = opts.height || width;
   const level = o.level === undefined ? 2 : Number(o.level);
-  const clues = o.clues === undefined ? undefined : Number(o.clues);
+  // removal stops at --clues left: more than the grid's cells would leave every cell (it did so silently)
+  const clues = o.clues === undefined ? undefined : numberOption(o, 'clues', 0, { whole: true, min: 0, max: width * height }, `for a ${width}x${height} grid`);
   const distinct = o.rules !== 'unruly';
   const form = o.format === undefined ? 'grid' : String(o.format);
   if (form !== 'grid' && form !== 'gameid') throw new BinaryOptionError(`gen binary --format takes grid or gameid (got '${form}')`);

@@ -76,7 +76,7 @@ export const binary: PuzzleKind<BinaryPuzzle> = {
   ],
   genOptions: [
     { name: 'level', value: 'L', choices: ['1', '2', '3', '4'], help: 'exactly this level (thesis 4.3; default 2)' },
-    { name: 'clues', value: 'N', number: { whole: true, min: 0 }, help: 'stop removing clues at N left' },
+    { name: 'clues', value: 'N', number: { whole: true, min: 0 }, help: 'stop removing clues at N left (at most the grid\'s cells)' },
     { name: 'rules', value: 'R', choices: ['takuzu', 'binairo', 'all', 'unruly'], help: 'unruly: equal lines allowed (default: all three rules)' },
     { name: 'format', value: 'F', choices: ['grid', 'gameid'], help: 'output format (default grid)' },
   ],

@@ -30,6 +30,15 @@ export function mazeSizeProblem(W: number, H: number): string | null {
   return null;
 }
 
+/**
+ * The loops a W x H maze can take: the lattice walls a perfect maze leaves closed. Its (W-1)/2 x (H-1)/2 lattice
+ * cells have (cw-1)ch + cw(ch-1) walls between them, the spanning tree opens cw*ch - 1, so (cw-1)(ch-1) stay.
+ * generateMaze opens at most that many; the command line refuses more (`gen maze --loops`).
+ */
+export function maxLoops(W: number, H: number): number {
+  return Math.max(0, ((W - 1) >> 1) - 1) * Math.max(0, ((H - 1) >> 1) - 1);
+}
+
 export function generateMaze(opts: GenerateMazeOptions): Maze {
   const { width: W, height: H } = opts;
   const problem = mazeSizeProblem(W, H);

@@ -2,13 +2,14 @@
 // Every method is a CA rule with a CPU twin; what the GPU leaves is read back and turned into a path (a walk
 // along what dead-end filling or the walker left, or the trace-back over wavefront labels), which the CLI
 // verifies on the CPU before it says solved.
-import { UsageError } from '../../cli/args.ts';
+import { numberOption, UsageError } from '../../cli/args.ts';
 import type { GpuContext } from '../../gpu/context.ts';
 import { Batch, type Mode } from '../../engine/batch.ts';
 import type { Rule } from '../../engine/rule.ts';
 import type { GenerateOptions, PuzzleKind, PuzzleRecord, SolveOptions, SolveResult } from '../types.ts';
 import { formatPng, formatText, mazeToText, movesToPath, parseMazes, pathToMoves, type Maze } from './codec.ts';
-import { generateMaze, mazeSizeProblem, type Algorithm } from './generate.ts';
+import { MAX_SEED } from '../random.ts';
+import { generateMaze, maxLoops, mazeSizeProblem, type Algorithm } from './generate.ts';
 import { labelReader, planeReader } from './pack.ts';
 import { traceBack, verifyMoves, W } from './reference.ts';
 import { deadendChainsRule, deadendPath, deadendSmallRule, deadendSyncRule, runDeadend, runWalker, runWavefront, walkerPath, walkerRule, wavefrontRule } from './solver.ts';
@@ -146,7 +147,7 @@ export const mazeKind: PuzzleKind<Maze> = {
   defaultMethod: 'auto',
   solveOptions: [{ name: 'mode', value: 'M', choices: ['one-gen', 'multi-gen'], help: 'one generation per dispatch, or several (default: by maze size)' }],
   genOptions: [
-    { name: 'loops', value: 'N', number: { whole: true, min: 0 }, help: 'walls knocked out after the perfect maze, making N loops (default 0)' },
+    { name: 'loops', value: 'N', number: { whole: true, min: 0 }, help: 'walls knocked out after the perfect maze, making N loops (default 0; at most the walls the perfect maze leaves closed: 4 on 7x7, 9,801 on 201x201)' },
     { name: 'algorithm', value: 'A', choices: ['dfs', 'kruskal'], help: 'the perfect maze: depth-first (long corridors, default) or Kruskal (many short dead ends)' },
   ],
   prepare: (ctx, _puzzles, opts) => Batch.compile(ctx, rulesFor(opts.method)),
@@ -193,7 +194,12 @@ export const mazeKind: PuzzleKind<Maze> = {
     const height = opts.height || width;
     const problem = mazeSizeProblem(width, height);
     if (problem) throw new UsageError(problem);
-    const loops = Number(opts.options.loops ?? 0);
+    // each loop opens a wall the perfect maze left closed: no more than there are (it stopped there silently)
+    const loops = numberOption(opts.options, 'loops', 0, { whole: true, min: 0, max: maxLoops(width, height) }, `for a ${width}x${height} maze`);
+    // one seed per maze, S to S + count - 1, each read modulo 2^32
+    if (opts.seed + opts.count - 1 > MAX_SEED) {
+      throw new UsageError(`--seed ${opts.seed} with --count ${opts.count}: the mazes' seeds (S, S+1, ...) go past ${MAX_SEED}`);
+    }
     const algorithm = String(opts.options.algorithm ?? 'dfs'); // one of the option's choices
     const mazes = Array.from({ length: opts.count }, (_, k) =>
       generateMaze({ width, height, seed: opts.seed + k, loops, algorithm: algorithm as Algorithm }));
