@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseMazes } from '../src/puzzles/maze/codec.ts';
@@ -65,6 +65,34 @@ describe('cellsolve gen/solve maze', () => {
     const png = cli(['solve', 'maze', '--out', out, '-'], two.split('\n\n')[0]);
     expect(png.status, png.stderr).toBe(0);
     expect(parseMazes(readFileSync(out))[0].maze!.width).toBe(21);
+  });
+
+  it.skipIf(skipGpu)('--format png|text forces the input format (CLI.md): png on text is an error record at 1:1 naming the file, text reads a .png name as text', () => {
+    const dir = tempDir('maze-format-');
+    const maze = cli(['gen', 'maze', '--size', '21x11', '--seed', '5']).stdout;
+    const named = join(dir, 'drawn.png');
+    writeFileSync(named, maze);
+    const text = cli(['solve', 'maze', '--json', '--format', 'text', named]);
+    expect(text.status, text.stderr).toBe(0);
+    expect(JSON.parse(text.stdout)).toMatchObject({ file: named, line: 1, status: 'solved' });
+    const notPng = cli(['solve', 'maze', '--json', '--format', 'png', named]);
+    expect(notPng.status).toBe(2);
+    expect(JSON.parse(notPng.stdout)).toMatchObject({
+      index: 0, file: named, line: 1, status: 'error', error: `${named}:1:1: not a PNG (--format png): the file does not start with the PNG signature`,
+    });
+    expect(notPng.stderr).not.toMatch(/\bat \S+ \(/); // no stack trace
+    // without --json the message goes to stderr; standard input too
+    const piped = cli(['solve', 'maze', '--format', 'png', '-'], maze);
+    expect(piped.status).toBe(2);
+    expect(piped.stderr).toContain('-:1:1: not a PNG (--format png)');
+    // a real PNG: png reads it (as detection does), text reads its bytes as text
+    const png = 'samples/maze/tiny.png';
+    expect(JSON.parse(cli(['solve', 'maze', '--json', '--format', 'png', png]).stdout).status).toBe('solved');
+    const asText = cli(['solve', 'maze', '--json', '--format', 'text', png]);
+    expect(asText.status).toBe(2);
+    expect(JSON.parse(asText.stdout.split('\n')[0])).toMatchObject({ file: png, line: 1, status: 'error' });
+    expect(asText.stdout).toContain(`${png}:1:`);
+    expect(cli(['solve', 'maze', '--format', 'jpg', png]).stderr).toContain("--format takes text, png (got 'jpg')");
   });
 
   it.skipIf(skipGpu)('--max-generations N caps dead-end filling and the wavefront together: auto stops at N, not N plus the fill', () => {

@@ -97,7 +97,7 @@ describe('maze PNG codec', () => {
 
   it('unreadable PNGs and missing start or end are clear errors', () => {
     const bytes = formatPng(generateMaze({ width: 9, height: 9, seed: 1 }), null);
-    expect(parseMazes(bytes.slice(0, 60), 'cut.png')[0].error).toMatch(/^cut\.png: unreadable PNG/);
+    expect(parseMazes(bytes.slice(0, 60), 'cut.png')[0].error).toMatch(/^cut\.png:1:1: unreadable PNG/);
     const closed = generateMaze({ width: 9, height: 9, seed: 1 });
     closed.open[closed.start] = 0;
     expect(parseMazes(formatPng(closed, null), 'c.png')[0].error).toMatch(/no start: the top row has no open/);

@@ -39,13 +39,22 @@ export function isPng(bytes: Uint8Array): boolean {
   return PNG_SIGNATURE.every((b, i) => bytes[i] === b);
 }
 
-/** Every maze in one input: a PNG image or text with mazes separated by empty lines. Never throws. */
-export function parseMazes(bytes: Uint8Array, file = '-'): ParsedMaze[] {
-  if (isPng(bytes)) {
+export const MAZE_FORMATS = ['text', 'png'] as const;
+export type MazeFormat = (typeof MAZE_FORMATS)[number];
+
+/**
+ * Every maze in one input: a PNG image or text with mazes separated by empty lines, told apart by the PNG signature
+ * unless `format` (`--format`) says which. Never throws. A PNG's errors are placed at its line 1, column 1.
+ */
+export function parseMazes(bytes: Uint8Array, file = '-', format?: MazeFormat): ParsedMaze[] {
+  if (format === 'png' && !isPng(bytes)) {
+    return [{ line: 1, error: `${file}:1:1: not a PNG (--format png): the file does not start with the PNG signature` }];
+  }
+  if (format === 'png' || (format === undefined && isPng(bytes))) {
     try {
       return [{ line: 1, maze: parsePng(bytes) }];
     } catch (e) {
-      return [{ line: 1, error: `${file}: ${(e as Error).message}` }];
+      return [{ line: 1, error: `${file}:1:1: ${(e as Error).message}` }];
     }
   }
   const text = new TextDecoder().decode(bytes);

@@ -7,7 +7,7 @@ import type { GpuContext } from '../../gpu/context.ts';
 import { Batch, type Mode } from '../../engine/batch.ts';
 import type { Rule } from '../../engine/rule.ts';
 import type { GenerateOptions, PuzzleKind, PuzzleRecord, SolveOptions, SolveResult } from '../types.ts';
-import { formatPng, formatText, mazeToText, movesToPath, parseMazes, pathToMoves, type Maze } from './codec.ts';
+import { formatPng, formatText, MAZE_FORMATS, mazeToText, movesToPath, parseMazes, pathToMoves, type Maze, type MazeFormat } from './codec.ts';
 import { MAX_SEED } from '../random.ts';
 import { generateMaze, maxLoops, mazeSizeProblem, type Algorithm } from './generate.ts';
 import { labelReader, planeReader } from './pack.ts';
@@ -145,15 +145,20 @@ export const mazeKind: PuzzleKind<Maze> = {
   name: 'maze',
   methods: ['auto', 'deadend', 'wavefront', 'walker'],
   defaultMethod: 'auto',
-  solveOptions: [{ name: 'mode', value: 'M', choices: ['one-gen', 'multi-gen'], help: 'one generation per dispatch, or several (default: by maze size)' }],
+  solveOptions: [
+    { name: 'mode', value: 'M', choices: ['one-gen', 'multi-gen'], help: 'one generation per dispatch, or several (default: by maze size)' },
+    { name: 'format', value: 'F', choices: MAZE_FORMATS, help: 'read the input as this format (default: a PNG by its signature, else text)' },
+  ],
   genOptions: [
     { name: 'loops', value: 'N', number: { whole: true, min: 0 }, help: 'walls knocked out after the perfect maze, making N loops (default 0; at most the walls the perfect maze leaves closed: 4 on 7x7, 9,801 on 201x201)' },
     { name: 'algorithm', value: 'A', choices: ['dfs', 'kruskal'], help: 'the perfect maze: depth-first (long corridors, default) or Kruskal (many short dead ends)' },
   ],
   prepare: (ctx, _puzzles, opts) => Batch.compile(ctx, rulesFor(opts.method)),
 
-  parse(input: Uint8Array, file: string): PuzzleRecord<Maze>[] {
-    return parseMazes(input, file).map((r) => ({ file, line: r.line, puzzle: r.maze, error: r.error, form: r.maze?.rows ? 'text' : 'png' }));
+  parse(input: Uint8Array, file: string, options: Record<string, string | boolean>): PuzzleRecord<Maze>[] {
+    // --format was checked against its choices before any input was read
+    const format = options.format === undefined ? undefined : (String(options.format) as MazeFormat);
+    return parseMazes(input, file, format).map((r) => ({ file, line: r.line, puzzle: r.maze, error: r.error, form: r.maze?.rows ? 'text' : 'png' }));
   },
 
   async solve(ctx: GpuContext, puzzles: Maze[], opts: SolveOptions): Promise<SolveResult[]> {
