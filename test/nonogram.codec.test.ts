@@ -33,6 +33,14 @@ const dancer: Nonogram = {
 };
 const dancerGoal = '01100011010010101110101001010000110010100101111000';
 
+/** A webpbn XML puzzle element (webpbn.com/pbn_fmt.html), as webpbn.com exports one. */
+function pbnPuzzle(p: Nonogram, goal?: string, title = 'Dancer'): string {
+  const lines = (clues: number[][]) => clues.map((c) => (c.length ? `<line>${c.map((n) => `<count>${n}</count>`).join('')}</line>` : '<line/>')).join('\n');
+  const image = goal ? `<solution type="goal">\n<image>\n${goal.match(new RegExp(`.{${p.width}}`, 'g'))!.map((r) => `|${r.replace(/1/g, 'X').replace(/0/g, '.')}|`).join('\n')}\n</image>\n</solution>\n` : '';
+  return `<puzzle type="grid" defaultcolor="black">\n<title>${title}</title>\n<color name="white" char=".">fff</color>\n<color name="black" char="X">000</color>\n<clues type="columns">\n${lines(p.columns)}\n</clues>\n<clues type="rows">\n${lines(p.rows)}\n</clues>\n${image}</puzzle>\n`;
+}
+const pbnSet = (...puzzles: string[]) => `<?xml version="1.0"?>\n<!DOCTYPE pbn SYSTEM "https://webpbn.com/pbn-0.3.dtd">\n<puzzleset>\n${puzzles.join('')}</puzzleset>\n`;
+
 describe('nonogram readers', () => {
   it('comments and blank lines alone are no puzzle, whatever the extension', () => {
     for (const file of ['c.txt', 'c.non', 'c.nin', 'c.json', 'c.tsv']) expect(parse('# a comment\r\n\n  # another\n', file), file).toEqual([]);
@@ -85,6 +93,23 @@ describe('nonogram readers', () => {
     expect(parse(tour, 'q.txt')[0].error).toMatch(/q.txt:1:1: expected 2N clue lines/);
     const [tj] = parse(tsv, 'a.tsv');
     expect(tj.expected).toBe(dancerGoal);
+  });
+
+  it('webpbn XML: a puzzle set, titles with entities, empty <line/>s, the goal image as the expected solution, found by its content too', () => {
+    const empty: Nonogram = { width: 2, height: 2, rows: [[], [2]], columns: [[1], [1]] };
+    const text = pbnSet(pbnPuzzle(dancer, dancerGoal, 'Dancer &amp; friend'), '<!-- a comment -->\n', pbnPuzzle(empty, '0011', 'Floor'));
+    for (const file of ['set.xml', 'set.pbn', 'set.txt']) {
+      const recs = parse(text, file);
+      expect(recs.map((r) => r.error ?? [r.form, r.line, r.puzzle!.title, r.expected])).toEqual([
+        ['xml', 4, 'Dancer & friend', dancerGoal],
+        ['xml', 43, 'Floor', '0011'],
+      ]);
+      expect(recs[0].puzzle).toMatchObject({ width: 5, height: 10, rows: dancer.rows, columns: dancer.columns });
+      expect(recs[1].puzzle).toMatchObject(empty);
+      expect(verify(recs[0].puzzle!, dancerGoal)).toBe(true);
+    }
+    // no solution image: no expected solution; --format xml reads any name
+    expect(parse(pbnSet(pbnPuzzle(dancer)), 'x', { format: 'xml' })[0]).toMatchObject({ form: 'xml', expected: undefined });
   });
 
   it('JSON arrays and JSON lines, with the line of each puzzle', () => {
@@ -254,6 +279,23 @@ describe('nonogram clue errors name line and column', () => {
     expect(bad.line).toBe(1);
   });
 
+  it('webpbn XML errors name line and column; a bad puzzle does not stop the next one', () => {
+    const one = (text: string) => parse(text, 'p.xml').map((r) => r.error ?? 'ok');
+    const good = pbnPuzzle(dancer, dancerGoal);
+    expect(one(pbnSet(good.replace('<count>7</count>', '<count>seven</count>'), good))).toEqual(["p.xml:11:14: a <count> must hold a whole number, got 'seven'", 'ok']);
+    expect(one(pbnSet(good.replace('<count>7</count>', '<count color="red">7</count>')))).toEqual(["p.xml:11:7: a clue in colour 'red': multi-colour puzzles are not supported"]);
+    expect(one(pbnSet(good.replace('<count>7</count>', '<count>70</count>')))[0]).toMatch(/^p\.xml:11:1: column 3: clue 70 needs 70 cells but the column has 10$/);
+    expect(one(pbnSet(good.replace('</line>', '</lines>')))).toEqual(['p.xml:9:39: </lines> closes <line> (line 9)']);
+    expect(one(pbnSet(good.replace('</puzzle>', '')))).toEqual(['p.xml:42:1: </puzzleset> closes <puzzle> (line 4)']);
+    expect(one(pbnSet(good.replace(/<clues type="rows">[\s\S]*?<\/clues>/, '')))).toEqual(['p.xml:4:1: missing <clues type="rows">']);
+    expect(one(pbnSet(good.replace('|.XX..|', '|.XX.|')))).toEqual(['p.xml:29:1: a solution image row of 4 cells, the grid is 5 wide']);
+    expect(one(pbnSet(good.replace('type="grid"', 'type="triddler"')))).toEqual(["p.xml:4:1: a puzzle of type 'triddler' (only type=\"grid\" puzzles are nonograms)"]);
+    expect(one('<puzzleset>\n</puzzleset>\n')).toEqual(['p.xml:1:1: no <puzzle> element in this XML']);
+    // an error record's line is where its puzzle starts
+    expect(parse(pbnSet(good, good.replace('</puzzle>', '')), 'p.xml').map((r) => r.line)).toEqual([4, 42]);
+    expect(one(pbnSet(good.replace('<title>', '<title>a < b')))).toEqual(["p.xml:5:10: a '<' that opens no tag"]);
+  });
+
   it('a bad record does not stop the next one', () => {
     const recs = parse('2x1:1/1/2\n2x1:1/1/3\n2x1:1/1/1.1\n', 'ids.txt');
     expect(recs.map((r) => !!r.error)).toEqual([false, true, true]);
@@ -276,15 +318,16 @@ describe('nonogram writers', () => {
 describe('nonogram fuzz: readers never throw; what they accept is consistent', () => {
   let seed = 12345;
   const rnd = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
-  const alphabet = ['0', '1', '2', '3', '9', '10', ' ', '\t', ',', '.', '/', '\n', '\r\n', '$', 'x', 'width ', 'height ', 'rows\n', 'columns\n', '#', '-', '"', '{', '}', '[', ']', ':', 'goal "'];
+  const alphabet = ['0', '1', '2', '3', '9', '10', ' ', '\t', ',', '.', '/', '\n', '\r\n', '$', 'x', 'width ', 'height ', 'rows\n', 'columns\n', '#', '-', '"', '{', '}', '[', ']', ':', 'goal "', '<', '>', '</line>', '<line/>', '<count>', '</count>', '|X', '&amp;', '<!--'];
   const seeds = [
     formatNon(dancer, dancerGoal),
     formatTournament(1, dancer),
     formatGameId(dancer),
     `5 10\n${dancer.rows.map((r) => r.join(' ')).join('\n')}\n${dancer.columns.map((r) => r.join(' ')).join('\n')}\n`,
     JSON.stringify({ rows: dancer.rows, columns: dancer.columns }),
+    pbnSet(pbnPuzzle(dancer, dancerGoal), pbnPuzzle(dancer)),
   ];
-  const files = ['f.non', 'f.nin', 'f.txt', 'f.tsv', 'f.json'];
+  const files = ['f.non', 'f.nin', 'f.txt', 'f.tsv', 'f.json', 'f.xml'];
   it('10,000 mutated inputs', () => {
     for (let t = 0; t < 10_000; t++) {
       let text = seeds[rnd(seeds.length)];

@@ -23,8 +23,8 @@ export interface Nonogram {
   title?: string;
 }
 
-export type NonogramForm = 'non' | 'nin' | 'tournament' | 'gameid' | 'tsv' | 'json' | 'png' | 'grid';
-export const FORMS: NonogramForm[] = ['non', 'nin', 'tournament', 'gameid', 'tsv', 'json', 'png', 'grid'];
+export type NonogramForm = 'non' | 'nin' | 'tournament' | 'gameid' | 'tsv' | 'json' | 'xml' | 'png' | 'grid';
+export const FORMS: NonogramForm[] = ['non', 'nin', 'tournament', 'gameid', 'tsv', 'json', 'xml', 'png', 'grid'];
 
 /** A reading error at a place in the input; becomes a record's `error` as `file:line:col: message`. */
 export class ClueError extends Error {
@@ -63,7 +63,9 @@ export function detectForm(bytes: Uint8Array, file: string, forced?: string): No
   if (ext === 'nin') return 'nin';
   if (ext === 'tsv') return 'tsv';
   if (ext === 'json' || ext === 'jsonl') return 'json';
-  const text = decoder.decode(bytes.subarray(0, 4096));
+  if (ext === 'xml' || ext === 'pbn') return 'xml';
+  const text = decoder.decode(bytes.subarray(0, 4096)).replace(/^\uFEFF/, '');
+  if (/^\s*<(\?xml|!DOCTYPE|puzzleset|puzzle)\b/i.test(text)) return 'xml';
   const lines = toLines(text).filter((l) => l.text.trim() !== '');
   // a picture whose rows all start with a filled cell is not a file of comments
   if (lines.length && lines.slice(0, -1).concat(bytes.length <= 4096 ? lines.slice(-1) : []).every((l) => /^[#.]+$/.test(l.text.trim()))) return 'grid';
@@ -79,7 +81,7 @@ export function detectForm(bytes: Uint8Array, file: string, forced?: string): No
   if (/^[#.]+$/.test(t)) return 'grid';
   if (!first) return 'non'; // comments alone: no puzzle
   const shown = t.length > 40 ? `${t.slice(0, 40)}...` : t;
-  throw new ClueError(`cannot tell the nonogram format from the name or from '${shown}' (.non, .nin, .json, .tsv, a tournament '$k' header, a WxH: game id, a #/. picture; or name it with --format)`, first.no, 1);
+  throw new ClueError(`cannot tell the nonogram format from the name or from '${shown}' (.non, .nin, .json, .xml, .tsv, a tournament '$k' header, a WxH: game id, a #/. picture; or name it with --format)`, first.no, 1);
 }
 
 /** Reads every puzzle in one input. */
@@ -108,6 +110,8 @@ export function parseNonograms(bytes: Uint8Array, file: string, options: Record<
         return parseTsv(text, file);
       case 'json':
         return parseJson(text, file);
+      case 'xml':
+        return parseXml(text, file);
       case 'grid':
         return parseGridPictures(text, file);
     }
@@ -303,6 +307,181 @@ function readNon(lines: Line[], start: number): { puzzle: Nonogram; expected?: s
   const puzzle: Nonogram = { width, height, rows, columns, title };
   checkClues(puzzle, places);
   return { puzzle, expected: goal ? readGoal(goal.text, puzzle, goal.line, goal.col) : undefined };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// webpbn XML (webpbn.com/pbn_fmt.html, versions 0.1-0.3; what webpbn.com exports and pbnsolve reads): a <puzzleset>
+// of <puzzle type="grid"> elements, each with <clues type="columns"> and <clues type="rows"> holding one <line> of
+// <count> elements per line (an empty or self-closed <line/> is an empty line), an optional <title>, and an optional
+// <solution type="goal"> (or "solution") whose <image> draws the picture as |X..X.| rows in the colours' chars.
+// Elements it does not know are skipped, as the format's readers are asked to; puzzles in more than one colour beside
+// the background, triddlers and saved partial solutions are not nonograms of ours: the first two are errors.
+
+interface XmlTag {
+  name: string;
+  close: boolean;
+  selfClose: boolean;
+  attrs: Record<string, string>;
+  /** offset of '<' and just past '>' */
+  at: number;
+  end: number;
+}
+
+const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", copy: '\u00a9' };
+const xmlText = (raw: string) =>
+  raw.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (all, e: string) => (e[0] === '#' ? String.fromCodePoint(e[1].toLowerCase() === 'x' ? parseInt(e.slice(2), 16) : Number(e.slice(1))) : XML_ENTITIES[e.toLowerCase()] ?? all)).trim();
+
+function parseXml(text: string, file: string): PuzzleRecord<Nonogram>[] {
+  const lineStarts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const placeOf = (offset: number): Place => {
+    let lo = 0;
+    let hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (lineStarts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: offset - lineStarts[lo] + 1 };
+  };
+  const fail = (message: string, offset: number): never => {
+    const at = placeOf(offset);
+    throw new ClueError(message, at.line, at.column);
+  };
+  // the tags, in order; comments, declarations and CDATA are skipped
+  const tags: XmlTag[] = [];
+  try {
+    const re = /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<![^>]*>|<\?[\s\S]*?\?>|<(\/?)([A-Za-z_][\w.:-]*)((?:\s+[\w.:-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>|</g;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      if (m[0] === '<') fail(`a '<' that opens no tag`, m.index);
+      if (!m[2]) continue;
+      const attrs: Record<string, string> = {};
+      for (const a of m[3].matchAll(/([\w.:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) attrs[a[1]] = xmlText(a[2] ?? a[3]);
+      tags.push({ name: m[2].toLowerCase(), close: m[1] === '/', selfClose: m[4] === '/', attrs, at: m.index, end: m.index + m[0].length });
+    }
+  } catch (e) {
+    return [errorRecord(file, e)];
+  }
+  const records: PuzzleRecord<Nonogram>[] = [];
+  // the element path, to check that every tag is closed where it should be
+  const open: XmlTag[] = [];
+  let puzzleAt = -1;
+  for (let k = 0; k < tags.length; k++) {
+    const t = tags[k];
+    if (t.close) {
+      const top = open.pop();
+      if (!top || top.name !== t.name) {
+        const where = placeOf(t.at);
+        records.push(errorRecord(file, new ClueError(top ? `</${t.name}> closes <${top.name}> (line ${placeOf(top.at).line})` : `</${t.name}> closes nothing`, where.line, where.column), puzzleAt >= 0 ? placeOf(tags[puzzleAt].at).line : undefined));
+        return records;
+      }
+      if (t.name === 'puzzle') {
+        const start = placeOf(tags[puzzleAt].at).line;
+        records.push(record(file, start, 'xml', () => readXmlPuzzle(text, tags.slice(puzzleAt, k + 1), placeOf, fail)));
+        puzzleAt = -1;
+      }
+      continue;
+    }
+    if (t.name === 'puzzle') {
+      if (puzzleAt >= 0) {
+        const where = placeOf(t.at);
+        records.push(errorRecord(file, new ClueError(`a <puzzle> inside a <puzzle> (line ${placeOf(tags[puzzleAt].at).line})`, where.line, where.column)));
+        return records;
+      }
+      puzzleAt = k;
+    }
+    if (!t.selfClose) open.push(t);
+  }
+  if (open.length) {
+    const top = open[open.length - 1];
+    const where = placeOf(top.at);
+    records.push(errorRecord(file, new ClueError(`<${top.name}> is never closed`, where.line, where.column), puzzleAt >= 0 ? placeOf(tags[puzzleAt].at).line : undefined));
+  } else if (records.length === 0) {
+    records.push(errorRecord(file, new ClueError('no <puzzle> element in this XML', 1, 1)));
+  }
+  return records;
+}
+
+/** One <puzzle> element's tags (from <puzzle> to </puzzle>, well nested) as a puzzle. */
+function readXmlPuzzle(text: string, tags: XmlTag[], placeOf: (offset: number) => Place, fail: (message: string, offset: number) => never): { puzzle: Nonogram; expected?: string } {
+  const head = tags[0];
+  const type = head.attrs.type ?? 'grid';
+  if (type !== 'grid') fail(`a puzzle of type '${quote(type)}' (only type="grid" puzzles are nonograms)`, head.at);
+  const background = head.attrs.backgroundcolor ?? 'white';
+  const ink = head.attrs.defaultcolor ?? 'black';
+  const chars = new Map<string, string>([[background, '.'], [ink, 'X']]);
+  const clues: Record<'rows' | 'columns', number[][] | undefined> = { rows: undefined, columns: undefined };
+  const places: Places = { rows: [], columns: [], start: placeOf(head.at) };
+  let title: string | undefined;
+  let goal: { text: string; at: number } | undefined;
+  // what the tags so far are inside of
+  let kind: 'rows' | 'columns' | undefined;
+  let line: number[] | undefined;
+  let solution = false;
+  const inner = (k: number) => text.slice(tags[k].end, tags[k + 1].at);
+  for (let k = 1; k < tags.length - 1; k++) {
+    const t = tags[k];
+    if (t.close) {
+      if (t.name === 'clues') kind = undefined;
+      else if (t.name === 'solution') solution = false;
+      else if (t.name === 'line' && kind && line) {
+        clues[kind]!.push(line);
+        line = undefined;
+      }
+      continue;
+    }
+    switch (t.name) {
+      case 'color':
+        if (t.attrs.name && t.attrs.char) chars.set(t.attrs.name, t.attrs.char);
+        break;
+      case 'title':
+        if (!t.selfClose) title = xmlText(inner(k)) || undefined;
+        break;
+      case 'clues': {
+        const which = t.attrs.type === 'rows' ? 'rows' : t.attrs.type === 'columns' ? 'columns' : fail(`<clues> needs type="rows" or type="columns" (got '${quote(t.attrs.type ?? '')}')`, t.at);
+        if (clues[which]) fail(`a second <clues type="${which}">`, t.at);
+        clues[which] = [];
+        if (!t.selfClose) kind = which;
+        break;
+      }
+      case 'line':
+        if (!kind) fail('a <line> outside <clues>', t.at);
+        places[kind!].push(placeOf(t.at));
+        if (t.selfClose) clues[kind!]!.push([]);
+        else line = [];
+        break;
+      case 'count': {
+        if (!line) fail('a <count> outside <line>', t.at);
+        const colour = t.attrs.color ?? ink;
+        if (colour !== ink) fail(`a clue in colour '${quote(colour)}': multi-colour puzzles are not supported`, t.at);
+        const value = t.selfClose ? '' : xmlText(inner(k));
+        if (!/^\d{1,9}$/.test(value)) fail(`a <count> must hold a whole number, got '${quote(value)}'`, t.end);
+        if (Number(value) === 0) fail('a <count> of 0 (an empty line is a <line> with no counts)', t.end);
+        line!.push(Number(value));
+        break;
+      }
+      case 'solution':
+        solution = !t.selfClose && ['goal', 'solution', undefined].includes(t.attrs.type);
+        break;
+      case 'image':
+        if (solution && !t.selfClose && !goal) goal = { text: inner(k), at: t.end };
+        break;
+    }
+  }
+  if (!clues.rows || !clues.columns) fail(`missing <clues type="${clues.rows ? 'columns' : 'rows'}">`, head.at);
+  const puzzle: Nonogram = { width: clues.columns!.length, height: clues.rows!.length, rows: clues.rows!, columns: clues.columns!, title };
+  checkClues(puzzle, places);
+  if (!goal) return { puzzle };
+  // the image: one |...| row per grid row, a char per cell (the ink's char filled, anything else not)
+  const rows = [...goal.text.matchAll(/\|([^|\n]*)\|/g)];
+  if (rows.length !== puzzle.height) fail(`the solution image has ${rows.length} rows, the grid ${puzzle.height}`, goal.at);
+  const inkChar = chars.get(ink)!;
+  let cells = '';
+  for (const r of rows) {
+    if (r[1].length !== puzzle.width) fail(`a solution image row of ${r[1].length} cells, the grid is ${puzzle.width} wide`, goal.at + r.index!);
+    for (const ch of r[1]) cells += ch === inkChar ? '1' : '0';
+  }
+  return { puzzle, expected: cells };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
