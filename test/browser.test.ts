@@ -293,6 +293,22 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
     expect(v.errors).toEqual([]);
   });
 
+  it('auto-detect opens a webpbn XML nonogram and line logic solves it', async () => {
+    const { page } = v;
+    await page.select('#kind', 'auto');
+    const dir = tempDir('viewer-');
+    // a 3x3 plus sign in webpbn.com's export format
+    const line = (n: number[]) => `<line>${n.map((x) => `<count>${x}</count>`).join('')}</line>`;
+    const xml = `<?xml version="1.0"?>\n<puzzleset>\n<puzzle type="grid" defaultcolor="black">\n<title>Plus</title>\n<clues type="columns">${line([1])}${line([3])}${line([1])}</clues>\n<clues type="rows">${line([1])}${line([3])}${line([1])}</clues>\n</puzzle>\n</puzzleset>\n`;
+    writeFileSync(join(dir, 'plus.xml'), xml);
+    await (await page.$('input#file'))!.uploadFile(join(dir, 'plus.xml'));
+    await page.waitForFunction(() => /^nonogram: plus\.xml: Plus/.test(document.getElementById('title')!.textContent ?? ''), { timeout: 20_000 });
+    await waitForStatus(page, ['ready']);
+    await page.click('#play');
+    expect(await waitForStatus(page, [])).toBe('solved');
+    expect(v.errors).toEqual([]);
+  });
+
   it('a nonogram contradiction names its broken lines and draws their clues in red until Reset', async () => {
     const { page } = v;
     await page.select('#kind', 'auto');

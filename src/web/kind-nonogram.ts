@@ -122,9 +122,10 @@ export const nonogramViewer: ViewerKind = {
     { label: 'Nonogram 25x25 (STPPC Pattern)', file: 'nonogram-25x25.txt' },
   ],
   detect: (fileName, bytes) => {
-    if (/\.(non|nonpack|nin)$/i.test(fileName)) return true;
+    if (/\.(non|nonpack|nin|pbn)$/i.test(fileName)) return true;
     const text = new TextDecoder().decode(bytes.subarray(0, 4096));
-    return /^\s*\d+x\d+:[\d./]+/m.test(text) || /^(width|height|rows|columns)\b/m.test(text);
+    // webpbn XML: a <puzzleset> or <puzzle type="grid"> near the start
+    return /^\s*\d+x\d+:[\d./]+/m.test(text) || /^(width|height|rows|columns)\b/m.test(text) || /<(puzzleset|puzzle\s+type="grid")\b/.test(text);
   },
   load(bytes, fileName, _method, index) {
     const { puzzle, title, count: puzzlesInInput } = nthPuzzle(parseAsCli('nonogram', bytes, fileName, () => parseNonograms(bytes, fileName)), fileName, 'nonogram', index);
