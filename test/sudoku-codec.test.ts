@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { encodeGameId, encodeUrlBody, formatGrid, formatRecord, parseSudoku } from '../src/puzzles/sudoku/codec.ts';
 import { rng } from '../src/puzzles/random.ts';
-import { emptyPuzzle, generate, grade, randomPuzzle } from '../src/puzzles/sudoku/generate.ts';
+import { emptyPuzzle, formatGenerated, generate, grade, randomPuzzle } from '../src/puzzles/sudoku/generate.ts';
 import { caRun, gridString, solveCpu, topology, verify } from '../src/puzzles/sudoku/reference.ts';
 
 const DATA = new URL('../../shared/data/sudoku/', import.meta.url).pathname;
@@ -171,13 +171,46 @@ describe('sudoku codec', () => {
     it('a grid that is cut short, ragged or holds a bad cell is one error naming its line and column; the next puzzle still reads', () => {
       const after = `\n\n${EASY}`;
       const one = (text: string) => parseSudoku(text + after, 'b.txt').map((r) => r.error ?? r.form);
-      expect(one(rows.slice(0, 7).join('\n'))).toEqual(['b.txt:8:1: a grid of 9 columns needs 9 rows (7 here)', 'line']);
+      expect(one(rows.slice(0, 7).join('\n'))).toEqual(['b.txt:7:10: a grid of 9 columns needs 9 rows (7 here)', 'line']);
       expect(one(rows.map((r, i) => (i === 3 ? r.slice(0, 8) : r)).join('\n'))).toEqual(['b.txt:4:9: a row of 8 cells in a grid of 9 columns (its first row\'s)', 'line']);
       expect(one(rows.map((r, i) => (i === 5 ? r + '1' : r)).join('\n'))).toEqual(['b.txt:6:10: a row of 10 cells in a grid of 9 columns (its first row\'s)', 'line']);
-      expect(one(drawn.replace('. 8 .', '. % .'))).toEqual(["b.txt:6:11: '%' is not a cell of a drawn grid (a symbol, '.' or '0' blank, bars and spaces between)", 'line']);
-      expect(one(drawn.replace('4 . .', 'A . .'))).toEqual(["b.txt:1:1: 'A' is not a value of a 9x9 sudoku (1-9, '.' or '0' blank)", 'line']);
+      expect(one(drawn.replace('. 8 .', '. % .'))).toEqual(["b.txt:6:11: '%' is not a cell of a drawn grid (a symbol, '.', '0' or '_' blank, bars and spaces between)", 'line']);
+      expect(one(drawn.replace('4 . .', 'A . .'))).toEqual(["b.txt:1:1: 'A' is not a value of a 9x9 sudoku (1-9, '.', '0' or '_' blank)", 'line']);
       expect(one('Grid 07')).toEqual(['b.txt:1:1: "Grid 07" is not followed by a grid', 'line']);
-      expect(one(`Grid 01\n${rows.slice(0, 4).join('\n')}\nGrid 02\n${rows.join('\n')}`)).toEqual(['b.txt:6:1: a grid of 9 columns needs 9 rows (4 here)', 'grid', 'line']);
+      expect(one(`Grid 01\n${rows.slice(0, 4).join('\n')}\nGrid 02\n${rows.join('\n')}`)).toEqual(['b.txt:5:10: a grid of 9 columns needs 9 rows (4 here)', 'grid', 'line']);
+    });
+
+    it('the box shape comes from the bars and rules (a 6x6 of boxes 2 wide, 3 tall), and --box must agree', () => {
+      const six = ['. 2 | . . | 6 .', '. . | . . | 4 2', '4 . | . 1 | . .', '----+-----+----', '5 . | . 6 | . .', '. . | . . | . 5', '. . | 3 . | . .'].join('\n');
+      const p = parseSudoku(six, 's')[0].puzzle!;
+      expect([p.n, p.boxW, p.boxH]).toEqual([6, 2, 3]);
+      const solved = solveCpu(p, 2);
+      expect(solved.solutions.length).toBe(1);
+      // the default 3x2 boxes would be another puzzle: this answer keeps the drawn boxes, and prints them
+      expect(formatGrid(p, solved.solutions[0]).split('\n').map((l) => l.replace(/\d/g, 'd'))).toEqual(six.replace(/[\d.]/g, 'd').split('\n'));
+      expect(parseSudoku(six, 's', { box: '3x2' })[0].error).toBe('s:1:1: --box 3x2, but the drawing\'s boxes are 2x3');
+      expect(parseSudoku(six.replace('. 2 | . . | 6 .', '. 2 . | . | 6 .'), 's')[0].error).toBe('s:1:1: bars part this row into 3, 1, 2 cells: boxes must be equal');
+      expect(parseSudoku(six.replace('----+-----+----\n5 . | . 6 | . .', '5 . | . 6 | . .\n----+-----+----'), 's')[0].error).toBe('s:1:1: rule lines part the grid into bands of 4, 2 rows: boxes must be equal');
+    });
+
+    it('reads frames, SimpleSudoku and box-drawing rules, tabs, _ blanks, any title, a 4x4 of digits first in a file; writes frames back', () => {
+      const framed = ['+-------+-------+-------+', ...[0, 1, 2].flatMap((b) => [...rows.slice(b * 3, b * 3 + 3).map((r) => `| ${r.slice(0, 3).split('').join(' ')} | ${r.slice(3, 6).split('').join(' ')} | ${r.slice(6).split('').join(' ')} |`), '+-------+-------+-------+'])].join('\n');
+      const simple = rows.map((r, k) => (k === 3 || k === 6 ? '---!---!---\n' : '') + `${r.slice(0, 3)}|${r.slice(3, 6)}|${r.slice(6)}`).join('\n');
+      const unicode = framed.replace(/\+-+\+-+\+-+\+/g, '╟───────┼───────┼───────╢').replace(/\|/g, '│');
+      const tabs = rows.map((r) => r.split('').join('\t')).join('\n');
+      const under = rows.map((r) => r.replace(/0/g, '_')).join('\n');
+      const text = [framed, simple, unicode, tabs, under, `Easy 1\n${rows.join('\n')}`, `Hard\n${rows.join('\n')}`].join('\n\n');
+      const recs = parseSudoku(text, 'f');
+      expect(recs.map((r) => r.error ?? `${r.form} ${gridString(r.puzzle!.givens)}`)).toEqual(Array(7).fill(`grid ${EASY.replace(/0/g, '.')}`));
+      expect(recs.map((r) => r.line)).toEqual([1, 15, 27, 41, 51, 61, 72]);
+      expect(formatGrid(recs[0].puzzle!, recs[0].puzzle!.givens)).toBe(framed);
+      expect(formatGrid(recs[5].puzzle!, recs[5].puzzle!.givens).split('\n')[0]).toBe('Easy 1');
+      // a 4x4 of digits at the top of a file is a grid, not a count line and three rows
+      const four = parseSudoku('1000\n0020\n0300\n0004\n', 'four')[0];
+      expect([four.error, four.form, gridString(four.puzzle!.givens)]).toEqual([undefined, 'grid', '1.....2..3.....4']);
+      expect(parseSudoku(`2\n${EASY}\n${EASY}\n`, 'golf').length).toBe(2);
+      // a tab beside a game id is still a .tsv row
+      expect(parseSudoku(`3x3:${'i'.repeat(9)}\t9`, 't')[0].form).toBe('tsv');
     });
 
     it('fuzz: thousands of mutated grids never throw; every record is a puzzle or an error with line:column, and puzzles round-trip', () => {
@@ -206,6 +239,14 @@ describe('sudoku codec', () => {
       }
       expect(puzzles, 'many mutations still read').toBeGreaterThan(500);
     });
+  });
+
+  it('a .tsv row without an answer is written back as it was read; gen names a box shape other than the default', () => {
+    const rec = parseSudoku('game_id\tsize\tpuzzle\tsolution\n3x3:1_1zzza\t9\tx\t\t0\n', 't.tsv')[0];
+    expect(formatRecord(rec, { status: 'contradiction', generations: 0, ms: 0 })).toBe('# t.tsv:2: contradiction\n3x3:1_1zzza\t9\tx\t\t0');
+    const g = generate({ n: 6, boxW: 2, boxH: 3, diagonal: false, givens: new Uint8Array(36) }, 14, 3);
+    expect(formatGenerated(g, 3).split('\n')[0]).toContain('boxes 2x3 (solve with --box 2x3)');
+    expect(formatGenerated(generate(emptyPuzzle(9), 30, 3), 3).split('\n')[0]).not.toContain('boxes');
   });
 
   it('a grid past 32x32 is refused where it is read (a 36x36 of dots hung the solver)', () => {

@@ -67,14 +67,15 @@ export function parseSudoku(input: Uint8Array | string, file: string, options: R
       continue;
     }
     // the code-golf set starts with the number of puzzles (a file of one line `1` is a solved 1x1 puzzle instead)
-    if ((forced === undefined || forced === 'line') && !sawPuzzleLine && /^\d{1,7}$/.test(line) && lines.slice(i + 1).some((l) => l.trim() !== '' && !l.trim().startsWith('#'))) {
+    // (nor is the first row of a grid of digits: a 4x4's `1000` has rows of its length after it)
+    if ((forced === undefined || forced === 'line') && !sawPuzzleLine && /^\d{1,7}$/.test(line) && (forced === 'line' || plainRun(lines, i) < 2) && lines.slice(i + 1).some((l) => l.trim() !== '' && !l.trim().startsWith('#'))) {
       sawPuzzleLine = true;
       continue;
     }
     sawPuzzleLine = true;
     const rec: PuzzleRecord<SudokuPuzzle> = { file, line: lineNo };
     try {
-      const form = forced ?? detectForm(lines, i, gridRunLeft);
+      const form = forced ?? detectForm(lines, i, gridRunLeft, tsvColumns !== null);
       if (form === 'grid') {
         if (gridRunLeft === 0) gridRunLeft = plainRun(lines, i);
         const g = readGrid(lines, i, opts);
@@ -120,14 +121,17 @@ export function parseSudoku(input: Uint8Array | string, file: string, options: R
 
 const col0Of = (raw: string) => raw.length - raw.trimStart().length;
 
-/** The form of the puzzle that starts at line i, from its text (gridRunLeft: a run of plain grid rows goes on). */
-function detectForm(lines: string[], i: number, gridRunLeft: number): SudokuIo['form'] {
+/**
+ * The form of the puzzle that starts at line i, from its text (gridRunLeft: a run of plain grid rows goes on; tsv:
+ * a table header was seen). Tabs make a .tsv row only in a table or beside a game id: elsewhere they are spaces.
+ */
+function detectForm(lines: string[], i: number, gridRunLeft: number, tsv: boolean): SudokuIo['form'] {
   const raw = lines[i].replace(/\r$/, '');
   const line = raw.trim();
-  if (raw.includes('\t')) return 'tsv';
+  if (raw.includes('\t') && (tsv || raw.split('\t').some((f) => GAME_ID.test(f.trim())))) return 'tsv';
   if (/^(https?:\/\/|puzz\.link|pzv\.jp|p\?sudoku)/i.test(line) || line.includes('?sudoku/')) return 'url';
-  if (/^\d+(x\d+)?[a-z0-9]*:/.test(line)) return 'gameid';
-  if (gridRunLeft > 0 || isTitle(line) || isRule(line) || isDrawnRow(line)) return 'grid';
+  if (GAME_ID.test(line)) return 'gameid';
+  if (gridRunLeft > 0 || isTitle(line) || isRule(line) || isDrawnRow(line) || titleAbove(lines, i)) return 'grid';
   if (PLAIN_ROW.test(line) && line.length >= 2 && line.length <= MAX_N) {
     // Lines of L plain cells, two or more, are a grid's rows (one cut short gets an error that says so), except 4x4
     // sudokus one per line (16 cells): those are a 16x16 grid only when there are 16 of them or more
@@ -137,19 +141,37 @@ function detectForm(lines: string[], i: number, gridRunLeft: number): SudokuIo['
   return 'line';
 }
 
+const GAME_ID = /^\d+(x\d+)?[a-z0-9]*:/;
+
 // ---- grids over several lines -----------------------------------------------------------------------------------
 // A puzzle drawn as n rows of n cells: plain (`003020600`), spaced (`0 0 3 0 2 0 6 0 0`), with bars between boxes and
-// rule lines between bands (`5 3 . | . 7 . | . . .`, `------+-------+------`, as Norvig prints them), or with
-// two-digit numbers for n past 9 (`10 . 3 16 ...`), under an optional title line (`Grid 01`, as Project Euler's
-// sudoku.txt has). Output keeps the drawing's style. `--format line` reads plain rows as puzzles one per line instead.
+// rule lines between bands (`5 3 . | . 7 . | . . .`, `------+-------+------`, as Norvig prints them; SimpleSudoku's
+// `---!---!---`; a frame of `+---+` lines and `|` at both ends; Unicode box drawing), or with two-digit numbers for n
+// past 9 (`10 . 3 16 ...`), under an optional title line (`Grid 01`, as Project Euler's sudoku.txt has). Blanks are
+// `.`, `0` or `_`; tabs count as spaces. The bars and rules give the box shape (a 6x6 drawn with boxes 2 wide and 3
+// tall is not the default 3x2); output keeps the drawing's style. `--format line` reads plain rows one per line.
 
 /** the largest n (a cell's candidates are one u32, and the symbols 1-9A-Z name 35 values) */
 const MAX_N = 32;
-const PLAIN_ROW = /^[0-9A-Za-z.]+$/;
+const PLAIN_ROW = /^[0-9A-Za-z._]+$/;
+/** a bar between boxes: ASCII, SimpleSudoku's `!`, box drawing's verticals */
+const BAR = /[|!\u2502\u2503\u2551]/;
+/** what may stand between a row's cells: spaces, bars and any box-drawing character */
+const SEPARATOR = /[\s|!\u2500-\u257f]/;
+const CELL = /[0-9A-Za-z._]/;
 const isTitle = (line: string) => /^(grid|puzzle|sudoku|board|game)\b[^|]{0,60}$/i.test(line) && !PLAIN_ROW.test(line);
-const isRule = (line: string) => /^[-=+*|\s]+$/.test(line) && (line.match(/[-=]/g)?.length ?? 0) >= 3;
+/** A title of another wording (`Easy 1`, `Hard`): a short line with a word in it, not a row, right above a grid. */
+function titleAbove(lines: string[], i: number): boolean {
+  const line = lines[i].trim();
+  if (line.length > 60 || !/[A-Za-z]{2}/.test(line) || BAR.test(line) || isRule(line) || isDrawnRow(line) || plainRun(lines, i) >= 2) return false;
+  const next = lines[i + 1]?.trim() ?? '';
+  return isRule(next) || isDrawnRow(next) || (PLAIN_ROW.test(next) && plainRun(lines, i + 1) >= 2 && next.length <= MAX_N);
+}
+/** a line of rules between bands (or a frame): no cells, three or more horizontal strokes */
+const isRule = (line: string) => /^[-=+*!|\s\u2500-\u257f]+$/.test(line) && (line.match(/[-=\u2500\u2501\u2550]/g)?.length ?? 0) >= 3;
 /** a row with bars, or with its cells apart (single symbols or numbers of up to two digits) */
-const isDrawnRow = (line: string) => /^[0-9A-Za-z.|\s]+$/.test(line) && (line.includes('|') || /^(\d{1,2}|[0-9A-Za-z.])(\s+(\d{1,2}|[0-9A-Za-z.])){2,}$/.test(line));
+const isDrawnRow = (line: string) =>
+  /^[0-9A-Za-z._|!\s\u2500-\u257f]+$/.test(line) && CELL.test(line) && (BAR.test(line) || /^(\d{1,2}|[0-9A-Za-z._])([\s\u2500-\u257f]+(\d{1,2}|[0-9A-Za-z._])){2,}$/.test(line));
 
 /** How many lines from i on are plain rows of the same length. */
 function plainRun(lines: string[], i: number): number {
@@ -168,35 +190,59 @@ interface DrawnRow {
   /** each cell's symbol (or number) and its column */
   cells: { text: string; col: number }[];
   spaced: boolean;
-  bars: boolean;
   numeric: boolean;
+  /** the cells between successive bars (bars at the row's ends make no empty group), or [] with no bars */
+  groups: number[];
+  /** a bar at both ends */
+  edges: boolean;
 }
 
 /** The cells of one drawn row: bars and spaces apart; tokens of digits are numbers when any has two digits. */
 function drawnRow(raw: string): DrawnRow {
   const tokens: { text: string; col: number }[] = [];
-  const re = /[^\s|!]+/g;
-  for (let m = re.exec(raw); m; m = re.exec(raw)) tokens.push({ text: m[0], col: m.index });
-  const numeric = tokens.length > 1 && tokens.every((t) => /^(\d{1,2}|\.)$/.test(t.text)) && tokens.some((t) => t.text.length === 2);
+  const groups: number[] = [0];
+  const re = /[0-9A-Za-z._]+|[|!\u2502\u2503\u2551]/g;
+  for (let m = re.exec(raw); m; m = re.exec(raw)) {
+    if (BAR.test(m[0])) groups.push(0);
+    else tokens.push({ text: m[0], col: m.index });
+  }
+  const numeric = tokens.length > 1 && tokens.every((t) => /^(\d{1,2}|\.|_)$/.test(t.text)) && tokens.some((t) => t.text.length === 2);
   const cells = numeric ? tokens : tokens.flatMap((t) => Array.from(t.text, (ch, k) => ({ text: ch, col: t.col + k })));
-  return { cells, spaced: tokens.length > 1 && (numeric || tokens.every((t) => t.text.length === 1)), bars: /[|!]/.test(raw), numeric };
+  // count each group's cells
+  let g = 0;
+  for (const m of raw.matchAll(/[0-9A-Za-z._]+|[|!\u2502\u2503\u2551]/g)) {
+    if (BAR.test(m[0])) g++;
+    else groups[g] += numeric ? 1 : m[0].length;
+  }
+  const trimmed = raw.trim();
+  const edges = groups.length > 2 && BAR.test(trimmed[0]) && BAR.test(trimmed[trimmed.length - 1]);
+  return {
+    cells,
+    spaced: tokens.length > 1 && (numeric || tokens.every((t) => t.text.length === 1)),
+    numeric,
+    groups: groups.length > 1 ? groups.filter((n, k) => n > 0 || (k > 0 && k < groups.length - 1)) : [],
+    edges,
+  };
 }
 
 /**
  * The grid that starts at line i (a title, a rule line or its first row): its puzzle and the line after it. Its n is
- * the first row's cell count; rule lines among and around its rows are skipped; it ends after n rows.
+ * the first row's cell count; rule lines among and around its rows are skipped; it ends after n rows. Its box shape
+ * is what its bars and rules draw (`--box` must agree), else the default or `--box`.
  */
 function readGrid(lines: string[], i: number, opts: ParseOptions): { puzzle: SudokuPuzzle; end: number } {
   let j = i;
   let title: string | undefined;
   const first = lines[i].trim();
-  if (isTitle(first)) {
+  if (isTitle(first) || titleAbove(lines, i)) {
     title = first;
     j++;
   }
-  const rows: { row: DrawnRow; line: number }[] = [];
-  let rules = false;
+  const rows: { row: DrawnRow; line: number; raw: string }[] = [];
+  // rows read when each rule line came (0 before the first row: a frame)
+  const rulesAt: number[] = [];
   let n = 0;
+  const lastLine = () => (rows.length ? rows[rows.length - 1].line : i + 1);
   // a grid that fails takes its lines with it (up to a blank line, a comment or the next title)
   const failAt = (message: string, line: number, col: number): never => {
     let k = j;
@@ -206,18 +252,19 @@ function readGrid(lines: string[], i: number, opts: ParseOptions): { puzzle: Sud
   while (j < lines.length) {
     const raw = lines[j].replace(/\r$/, '');
     const line = raw.trim();
-    if (line === '' || line.startsWith('#') || (rows.length > 0 && isTitle(line)) || raw.includes('\t')) break;
+    if (line === '' || line.startsWith('#') || (rows.length > 0 && isTitle(line))) break;
     if (isRule(line)) {
-      rules = true;
+      // a rule after the last row is the frame's bottom; the next grid's top frame starts the next grid
+      if (rows.length === n && n > 0 && rulesAt.includes(n)) break;
+      rulesAt.push(rows.length);
       j++;
       continue;
     }
     if (rows.length === n && n > 0) break;
-    if (!/^[0-9A-Za-z.|!\s]+$/.test(line)) {
-      const bad = /[^0-9A-Za-z.|!\s]/.exec(raw)!;
-      failAt(`'${bad[0]}' is not a cell of a drawn grid (a symbol, '.' or '0' blank, bars and spaces between)`, j + 1, bad.index);
-    }
+    const bad = /[^0-9A-Za-z._|!\s\u2500-\u257f]/.exec(raw);
+    if (bad) failAt(`'${bad[0]}' is not a cell of a drawn grid (a symbol, '.', '0' or '_' blank, bars and spaces between)`, j + 1, bad.index);
     const row = drawnRow(raw);
+    if (row.cells.length === 0) failAt('a line of bars with no cells in a grid', j + 1, col0Of(raw));
     if (rows.length === 0) {
       n = row.cells.length;
       if (n > MAX_N) failAt(`a ${n}x${n} sudoku is not supported (n <= ${MAX_N})`, j + 1, col0Of(raw));
@@ -225,23 +272,23 @@ function readGrid(lines: string[], i: number, opts: ParseOptions): { puzzle: Sud
       const col = row.cells.length > n ? row.cells[n].col : raw.length;
       failAt(`a row of ${row.cells.length} cells in a grid of ${n} columns (its first row's)`, j + 1, col);
     }
-    rows.push({ row, line: j + 1 });
+    rows.push({ row, line: j + 1, raw });
     j++;
   }
   if (rows.length === 0) failAt(title ? `"${title.slice(0, 40)}" is not followed by a grid` : 'a rule line with no grid rows', i + 1, 0);
-  if (rows.length < n) failAt(`a grid of ${n} columns needs ${n} rows (${rows.length} here)`, j + 1 > lines.length ? rows[rows.length - 1].line : j + 1, 0);
-  const box = boxShape(n, opts.box, rows[0].row.cells[0].col);
+  if (rows.length < n) failAt(`a grid of ${n} columns needs ${n} rows (${rows.length} here)`, lastLine(), rows[rows.length - 1].raw.length);
+  const box = drawnBox(n, rows, rulesAt, opts, failAt);
   const givens = new Uint8Array(n * n);
   let blank: string | undefined;
   let lower: boolean | undefined;
   rows.forEach(({ row, line }, r) => {
     row.cells.forEach(({ text, col }, c) => {
-      if (text === '.' || text === '0' || text === '00') {
+      if (text === '.' || text === '0' || text === '00' || text === '_') {
         blank ??= text[0];
         return;
       }
       const v = row.numeric ? Number(text) : valueOf(text);
-      if (v < 1 || v > n) throw new ParseError(`'${text}' is not a value of a ${n}x${n} sudoku (${row.numeric ? `1-${n}` : alphabetText(n)}, '.' or '0' blank)`, col, line, j);
+      if (v < 1 || v > n) throw new ParseError(`'${text}' is not a value of a ${n}x${n} sudoku (${row.numeric ? `1-${n}` : alphabetText(n)}, '.', '0' or '_' blank)`, col, line, j);
       if (v > 9 && !row.numeric) lower ??= text >= 'a';
       givens[r * n + c] = v;
     });
@@ -254,10 +301,46 @@ function readGrid(lines: string[], i: number, opts: ParseOptions): { puzzle: Sud
       boxH: box.boxH,
       diagonal: !!opts.diagonal,
       givens,
-      io: { form: 'grid', blank: blank ?? '.', lower: lower ?? false, title, spaced: style.spaced, bars: style.bars, rules, numeric: rows.some((x) => x.row.numeric) },
+      io: {
+        form: 'grid',
+        blank: blank ?? '.',
+        lower: lower ?? false,
+        title,
+        spaced: style.spaced,
+        bars: style.groups.length > 0,
+        rules: rulesAt.some((k) => k > 0 && k < n),
+        numeric: rows.some((x) => x.row.numeric),
+        edges: style.edges,
+        frame: rulesAt.includes(0),
+      },
     },
     end: j,
   };
+}
+
+/** The box shape a grid's bars and rules draw, checked against n and `--box`; the default where they draw none. */
+function drawnBox(n: number, rows: { row: DrawnRow; line: number; raw: string }[], rulesAt: number[], opts: ParseOptions, failAt: (message: string, line: number, col: number) => never): { boxW: number; boxH: number } {
+  let boxW: number | undefined;
+  const barred = rows.find((r) => r.row.groups.length > 1);
+  if (barred) {
+    const g = barred.row.groups;
+    if (g.some((x) => x !== g[0])) failAt(`bars part this row into ${g.join(', ')} cells: boxes must be equal`, barred.line, col0Of(barred.raw));
+    boxW = g[0];
+  }
+  let boxH: number | undefined;
+  const inner = rulesAt.filter((k) => k > 0 && k < n);
+  if (inner.length) {
+    const bands = [0, ...inner, n].slice(1).map((k, x) => k - [0, ...inner][x]);
+    if (bands.some((x) => x !== bands[0])) failAt(`rule lines part the grid into bands of ${bands.join(', ')} rows: boxes must be equal`, rows[0].line, col0Of(rows[0].raw));
+    boxH = bands[0];
+  }
+  if (boxW === undefined && boxH === undefined) return boxShape(n, opts.box, col0Of(rows[0].raw));
+  boxW ??= n / boxH!;
+  boxH ??= n / boxW;
+  const at = barred ?? rows[0];
+  if (!Number.isInteger(boxW) || !Number.isInteger(boxH) || boxW * boxH !== n) failAt(`the drawing's boxes (${boxW} wide, ${boxH} tall) do not tile a ${n}x${n} grid`, at.line, col0Of(at.raw));
+  if (opts.box && opts.box !== `${boxW}x${boxH}`) failAt(`--box ${opts.box}, but the drawing's boxes are ${boxW}x${boxH}`, at.line, col0Of(at.raw));
+  return { boxW, boxH };
 }
 
 /** A grid drawn in the style it came in: its title, then its rows (bars between boxes, rules between bands). */
@@ -266,17 +349,25 @@ function drawGrid(p: SudokuPuzzle, values: ArrayLike<number>, io: SudokuIo): str
   const symbols = gridString(values, blank, io.lower ?? false);
   const width = io.numeric ? String(p.n).length : 1;
   const cell = (i: number) => (io.numeric ? (values[i] ? String(values[i]) : blank) : symbols[i]).padStart(width);
-  const out: string[] = io.title ? [io.title] : [];
+  const sep = io.spaced ? ' ' : '';
+  const rows: string[] = [];
   for (let r = 0; r < p.n; r++) {
     const boxes: string[] = [];
     for (let c0 = 0; c0 < p.n; c0 += io.bars ? p.boxW : p.n) {
       const cells = Array.from({ length: Math.min(io.bars ? p.boxW : p.n, p.n - c0) }, (_, k) => cell(r * p.n + c0 + k));
-      boxes.push(cells.join(io.spaced ? ' ' : ''));
+      boxes.push(cells.join(sep));
     }
-    const row = boxes.join(io.spaced ? ' | ' : '|');
-    if (io.rules && r > 0 && r % p.boxH === 0) out.push(row.replace(/[^|]/g, '-').replace(/\|/g, '+'));
-    out.push(row);
+    const row = boxes.join(`${sep}|${sep}`);
+    rows.push(io.edges ? `|${sep}${row}${sep}|` : row);
   }
+  const rule = rows[0].replace(/[^|]/g, '-').replace(/\|/g, '+');
+  const out: string[] = io.title ? [io.title] : [];
+  if (io.frame) out.push(rule);
+  rows.forEach((row, r) => {
+    if (io.rules && r > 0 && r % p.boxH === 0) out.push(rule);
+    out.push(row);
+  });
+  if (io.frame) out.push(rule);
   return out.join('\n');
 }
 
@@ -581,7 +672,9 @@ export function formatRecord(record: PuzzleRecord<SudokuPuzzle>, result: SolveRe
   const shown = solution ?? (partial ? solutionValues(partial) : p.givens);
   // drawn grids are set apart by a blank line, as they are read
   const apart = p.io?.form === 'grid' ? '\n\n' : '\n';
-  let out = `# ${record.file}:${record.line}: ${why}\n${formatGrid(p, shown)}`;
+  // a .tsv row without an answer stays as it was read: its solution column is no place for clues or a partial grid
+  const drawn = !solution && p.io?.form === 'tsv' ? (p.io.fields ?? []).join('\t') : formatGrid(p, shown);
+  let out = `# ${record.file}:${record.line}: ${why}\n${drawn}`;
   if (result.status === 'multiple' && result.solution2) out += `${apart}${formatGrid(p, solutionValues(result.solution2))}`;
   return out + (apart === '\n' ? '' : '\n');
 }

@@ -89,7 +89,11 @@ export function generate(shape: SudokuPuzzle, clues: number, seed: number, maxAt
 
 /** `gen` output: a comment with seed, clues and grade, then the puzzle line (a valid input file). */
 export function formatGenerated(g: Generated, seed: number): string {
-  return `# seed ${seed}, ${g.puzzle.n}x${g.puzzle.n}, ${g.clues} clues, unique, grade: ${g.grade} (automaton generations: ${g.generations})\n${gridString(g.puzzle.givens, '.')}`;
+  const p = g.puzzle;
+  // a box shape other than the default is not in a line of symbols: the comment says how to read it back
+  const d = defaultBox(p.n);
+  const box = d && d.boxW === p.boxW && d.boxH === p.boxH ? '' : `, boxes ${p.boxW}x${p.boxH} (solve with --box ${p.boxW}x${p.boxH})`;
+  return `# seed ${seed}, ${p.n}x${p.n}${box}, ${g.clues} clues, unique, grade: ${g.grade} (automaton generations: ${g.generations})\n${gridString(p.givens, '.')}`;
 }
 
 /** Random puzzles for tests: a complete grid with a fraction of cells kept, optionally with wrong clues. */

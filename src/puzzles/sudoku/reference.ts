@@ -24,12 +24,15 @@ export interface SudokuIo {
   /** line and grid forms: the blank character used ('.' or '0'); lower-case letters for values past 9 */
   blank?: string;
   lower?: boolean;
-  /** grid form: its title line, cells apart, bars between boxes, rule lines between bands, cells as numbers */
+  /** grid form: its title line, cells apart, bars between boxes, rule lines between bands, cells as numbers, bars at
+   * both ends of a row, rule lines above and below the grid */
   title?: string;
   spaced?: boolean;
   bars?: boolean;
   rules?: boolean;
   numeric?: boolean;
+  edges?: boolean;
+  frame?: boolean;
   /** gameid/tsv: the jigsaw block spec suffix (",..." ) kept verbatim */
   blockSpec?: string;
   /** tsv: the row's fields, and which one holds the solution */
