@@ -139,6 +139,29 @@ describe('cellsolve gen/solve nonogram', () => {
     }
   });
 
+  it('the .non answers of several puzzles read back puzzle by puzzle (stdout and --out x.non); one puzzle\'s is a plain .non', () => {
+    const dir = tempDir('nonogram-');
+    const inputs = [`${S}heart.non`, `${S}two-ways.json`, `${S}no-solution.nin`];
+    const out = join(dir, 'all.non');
+    const r = cli(['solve', 'nonogram', '--method', 'cpu', '--out', out, ...inputs]);
+    expect(r.status, r.stderr).toBe(1);
+    const back = parseNonograms(readFileSync(out), out);
+    // they were joined with nothing between them: one record, "a second 'rows' block"
+    expect(back.map((x) => x.error)).toEqual([undefined, undefined, undefined]);
+    expect(back.map((x) => [x.puzzle!.width, x.puzzle!.height])).toEqual([[7, 6], [2, 2], [2, 2]]);
+    const again = cli(['solve', 'nonogram', '--method', 'cpu', '--json', out]);
+    expect(again.stdout.trim().split('\n').map((l) => JSON.parse(l).status)).toEqual(['solved', 'multiple', 'contradiction']);
+    // a .nonpack's records on stdout too; a record that could not be read (stderr) leaves no separator in front
+    const pack = join(dir, 'pack.nonpack');
+    writeFileSync(pack, `width 1\nheight 1\nrows\nx\ncolumns\n1\n====\n${readFileSync(`${S}heart.non`, 'utf8')}====\n${readFileSync(`${S}heart.non`, 'utf8')}`);
+    const p = cli(['solve', 'nonogram', '--method', 'cpu', pack]);
+    expect(p.status).toBe(2);
+    expect(p.stdout.startsWith('title "Heart"')).toBe(true);
+    expect(parseNonograms(new TextEncoder().encode(p.stdout), 'p.non').map((x) => x.expected)).toEqual([expect.any(String), expect.any(String)]);
+    const one = cli(['solve', 'nonogram', '--method', 'cpu', `${S}heart.non`]);
+    expect(one.stdout).not.toContain('====');
+  });
+
   it('unreadable inputs are usage errors naming the file (exit 2), and a folder skips its notes', () => {
     const dir = tempDir('nonogram-');
     const missing = cli(['solve', 'nonogram', '--solutions', join(dir, 'none.txt'), `${S}heart.non`]);

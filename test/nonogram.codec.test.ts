@@ -18,7 +18,9 @@ import {
   solutionPng,
   type Nonogram,
 } from '../src/puzzles/nonogram/codec.ts';
+import { nonogram } from '../src/puzzles/nonogram/index.ts';
 import { verify } from '../src/puzzles/nonogram/reference.ts';
+import type { SolveResult } from '../src/puzzles/types.ts';
 import { rng } from './nonogram.helpers.ts';
 
 const enc = new TextEncoder();
@@ -65,6 +67,9 @@ describe('nonogram readers', () => {
     expect(recs[0].puzzle!.rows).toEqual([[1], []]);
     expect(recs[1].puzzle!.rows).toEqual([[], [1]]);
     expect(recs[1].line).toBe(10);
+    // a part of comments alone (a pack's header, a closing note) is no puzzle: it was a record 'missing width'
+    const noted = parse(`# a pack of two\n====\n${p1}====\n${p1}====\n# the end\n`, 'x.nonpack');
+    expect(noted.map((r) => [r.line, r.error])).toEqual([[3, undefined], [12, undefined]]);
   });
 
   it('.nin, tournament, game id, .tsv and JSON give the same puzzle', () => {
@@ -304,6 +309,28 @@ describe('nonogram clue errors name line and column', () => {
 });
 
 describe('nonogram writers', () => {
+  it('the .non answers of several puzzles read back puzzle by puzzle, `====` between them; one stays a plain .non', () => {
+    const two: Nonogram = { width: 2, height: 2, rows: [[1], [1]], columns: [[1], [1]] };
+    const answers: [Nonogram, SolveResult][] = [
+      [dancer, { status: 'solved', generations: 3, solution: dancerGoal, ms: 1 }],
+      [two, { status: 'multiple', generations: 0, solution: '1001', solution2: '0110', ms: 1 }],
+      [two, { status: 'unsolved', reason: 'stalled', generations: 1, extra: { partial: '????' }, ms: 1 }],
+      [{ width: 2, height: 2, rows: [[2], []], columns: [[2], []] }, { status: 'contradiction', generations: 1, ms: 1 }],
+    ];
+    const text = answers.map(([p, r], i) => nonogram.format({ file: 'in.non', line: 1 + i, form: 'non', puzzle: p }, r, undefined, i)).join('');
+    const back = parse(text, 'out.non');
+    // the records were joined with nothing between them: one record, "a second 'rows' block"
+    expect(back.map((r) => r.error)).toEqual([undefined, undefined, undefined, undefined]);
+    expect(back.map((r) => r.puzzle!.rows)).toEqual(answers.map(([p]) => p.rows));
+    expect(back.map((r) => r.expected)).toEqual([dancerGoal, '1001', undefined, undefined]);
+    expect(text).toContain('# in.non:2: multiple solutions, the goal below and\n# goal "0110"\n');
+    expect(text).toContain('# in.non:3: unsolved (stalled)\n# ??\n# ??\n');
+    // a grid input written to --out x.non takes the .non form too
+    const one = nonogram.format({ file: 'in.txt', line: 1, form: 'grid', puzzle: dancer }, answers[0][1], 'x.non', 0);
+    expect(one).not.toContain('====');
+    expect(parse(one, 'x.non').map((r) => r.expected)).toEqual([dancerGoal]);
+  });
+
   it('grid text, .non and tournament solution round trips', () => {
     expect(formatGrid('0110', 2)).toBe('.#\n#.\n');
     const [again] = parse(formatNon(dancer, dancerGoal), 'x.non');

@@ -84,6 +84,8 @@ export async function solveCommand(ctx: () => Promise<GpuContext>, kind: PuzzleK
   let outText = '';
   let pending = '';
   let next = 0;
+  // records whose text is in the output so far (kind.format's `position`)
+  let formatted = 0;
   const flush = () => {
     for (; next < records.length; next++) {
       const record = records[next];
@@ -116,7 +118,7 @@ export async function solveCommand(ctx: () => Promise<GpuContext>, kind: PuzzleK
       const given = record.expected !== undefined && result.solution !== undefined ? { matchesGiven: [result.solution, result.solution2].includes(record.expected) } : {};
       pending += JSON.stringify({ index, file: record.file, line: record.line, ...rest, method, ...extra, ...given }) + '\n';
     } else if (result.status === 'error') process.stderr.write(`${record.file}:${record.line}: verifier rejected the solution\n`);
-    else pending += kind.format(record, result, out);
+    else pending += kind.format(record, result, out, formatted++);
     if (pictures && result.status !== 'error') {
       // one picture per puzzle: the first takes the name given, later ones add their index before the extension
       const name = index === 0 ? out! : out!.replace(/(\.[^./]*)?$/, (ext) => `-${index}${ext}`);

@@ -99,8 +99,9 @@ export interface PuzzleKind<P = unknown> {
   /** The CPU verifier: is `solution` a valid answer to `puzzle`? (checked before anything is reported solved) */
   verify(puzzle: P, solution: string): boolean;
   /** Text output in the input's form family (CLI.md "Output"); `outFile`: the --out file it goes to, whose extension
-   * may name another family (a nonogram's `.non`). */
-  format(record: PuzzleRecord<P>, result: SolveResult, outFile?: string): string;
+   * may name another family (a nonogram's `.non`); `position`: how many records' text precede this one in the same
+   * output (0: the first), for a form whose records need a separator between them (a .nonpack's `====`). */
+  format(record: PuzzleRecord<P>, result: SolveResult, outFile?: string, position?: number): string;
   /** The answer as a PNG for `--out x.png` (one file per puzzle); undefined when there is nothing to draw. */
   picture?(record: PuzzleRecord<P>, result: SolveResult): Uint8Array | undefined;
   /** text, or bytes for a binary form (a maze PNG when --out names a .png file) */

@@ -235,8 +235,9 @@ function parseNon(text: string, file: string): PuzzleRecord<Nonogram>[] {
     if (/^====\s*$/.test(l.text)) chunks.push([]);
     else chunks[chunks.length - 1].push(l);
   }
+  // a part of comments alone (a pack's header, a note after its last puzzle) holds no puzzle (CLI.md)
   return chunks
-    .filter((c) => c.some((l) => l.text.trim() !== ''))
+    .filter((c) => c.some((l) => l.text.trim() !== '' && !l.text.trimStart().startsWith('#')))
     .map((chunk) => {
       const start = chunk.find((l) => l.text.trim() !== '')!.no;
       return record(file, start, 'non', () => readNon(chunk, start));

@@ -207,20 +207,30 @@ function partialGrid(partial: string, width: number): string {
   return formatGrid(partial.replace(/1/g, 'F').replace(/0/g, 'E'), width).replace(/F/g, '#').replace(/E/g, '.');
 }
 
-function format(record: PuzzleRecord<Nonogram>, result: SolveResult, outFile?: string): string {
+/** `#`/`.`/`?` rows as comment lines: a .non reader skips them. */
+const commented = (rows: string) => rows.replace(/^(?=.)/gm, '# ');
+
+/**
+ * `position`: how many records' text come before this one in the same output. In .non form every record is the
+ * puzzle (with `goal` when solved), `====` between them as in a .nonpack, so an output of several puzzles reads back
+ * puzzle by puzzle and one puzzle's stays a plain .non; a second solution and line logic's partial grid are comments.
+ */
+function format(record: PuzzleRecord<Nonogram>, result: SolveResult, outFile?: string, position = 0): string {
   const p = record.puzzle!;
   const where = `${record.file}:${record.line}`;
-  if (result.status !== 'solved' && result.status !== 'multiple') {
-    const head = `# ${where}: ${result.status}${result.reason ? ` (${result.reason})` : ''}\n`;
-    const partial = result.extra?.partial as string | undefined;
-    return head + (partial ? partialGrid(partial, p.width) : '') + '\n';
-  }
-  const sols = [result.solution!, ...(result.solution2 ? [result.solution2] : [])];
-  // a comment line (every reader of these forms skips it) says when two solutions follow
-  const head = result.status === 'multiple' ? `# ${where}: multiple solutions, two of them:\n` : '';
+  const answered = result.status === 'solved' || result.status === 'multiple';
+  const head = answered
+    ? result.status === 'multiple' ? `# ${where}: multiple solutions, two of them:\n` : ''
+    : `# ${where}: ${result.status}${result.reason ? ` (${result.reason})` : ''}\n`;
+  const partial = result.extra?.partial as string | undefined;
   if (record.form === 'non' || (outFile && /\.non$/i.test(outFile))) {
-    return head + sols.map((s, i) => (i ? '====\n' : '') + formatNon(p, s)).join('') + '\n';
+    const notes = result.solution2
+      ? `# ${where}: multiple solutions, the goal below and\n# goal "${result.solution2}"\n`
+      : head + (partial ? commented(partialGrid(partial, p.width)) : '');
+    return (position ? '====\n' : '') + notes + formatNon(p, answered ? result.solution : undefined) + '\n';
   }
+  if (!answered) return head + (partial ? partialGrid(partial, p.width) : '') + '\n';
+  const sols = [result.solution!, ...(result.solution2 ? [result.solution2] : [])];
   if (record.form === 'tournament') {
     const k = p.title ?? `$${record.line}`;
     return head + sols.map((s) => formatTournamentSolution(k, s, p.width)).join('');
