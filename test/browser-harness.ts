@@ -83,6 +83,14 @@ export async function openViewer(width = 1200, height = 800, adapter: 'swiftshad
 }
 
 /** Waits until the status text is one of `want` (or anything but running/ready/paused when want is empty). */
+/** Opens a file through the page's file picker (kind auto-detected); waits until its title shows and it is ready. */
+export async function openFile(page: Page, path: string, title: RegExp): Promise<void> {
+  await page.select('#kind', 'auto');
+  await (await page.$('input#file'))!.uploadFile(path);
+  await page.waitForFunction((re: string) => new RegExp(re).test(document.getElementById('title')!.textContent ?? ''), { timeout: 20_000 }, title.source);
+  await waitForStatus(page, ['ready']);
+}
+
 export async function waitForStatus(page: Page, want: string[], timeoutMs = 60_000): Promise<string> {
   await page.waitForFunction(
     (w: string[]) => {

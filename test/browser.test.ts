@@ -10,7 +10,7 @@ import { caRun, METHODS_ALL } from '../src/puzzles/binary/reference.ts';
 import { parseMazes } from '../src/puzzles/maze/codec.ts';
 import { bfsPath } from '../src/puzzles/maze/reference.ts';
 import puppeteer from 'puppeteer';
-import { CHROMIUM, haveChromium, openViewer, screenshot, settleFrames, waitForStatus, type ViewerPage } from './browser-harness.ts';
+import { CHROMIUM, haveChromium, openFile, openViewer, screenshot, settleFrames, waitForStatus, type ViewerPage } from './browser-harness.ts';
 import { skipGpu } from './gpu.ts';
 import { tempDir } from './cli.helpers.ts';
 import { randomPicture } from './nonogram.helpers.ts';
@@ -269,11 +269,7 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
 
   it('a stalled nonogram finished by search shows `multiple` when it has two solutions; Reset stops a long search', async () => {
     const { page } = v;
-    await page.select('#kind', 'auto');
-    const input = (await page.$('input#file'))!;
-    await input.uploadFile(fileURLToPath(new URL('../samples/nonogram/two-ways.json', import.meta.url)));
-    await page.waitForFunction(() => /^nonogram: two-ways\.json/.test(document.getElementById('title')!.textContent ?? ''), { timeout: 20_000 });
-    await waitForStatus(page, ['ready']);
+    await openFile(page, fileURLToPath(new URL('../samples/nonogram/two-ways.json', import.meta.url)), /^nonogram: two-ways\.json/);
     await page.click('#play');
     expect(await waitForStatus(page, [])).toBe('multiple');
     expect(await page.$eval('#detail', (e) => e.textContent)).toContain('found two solutions');
@@ -281,9 +277,7 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
     const dir = tempDir('viewer-');
     const hard = randomPicture(60, 60, 7, 50);
     writeFileSync(join(dir, 'hard60.json'), JSON.stringify({ rows: hard.rows, columns: hard.columns }));
-    await input.uploadFile(join(dir, 'hard60.json'));
-    await page.waitForFunction(() => /^nonogram: hard60\.json/.test(document.getElementById('title')!.textContent ?? ''), { timeout: 20_000 });
-    await waitForStatus(page, ['ready']);
+    await openFile(page, join(dir, 'hard60.json'), /^nonogram: hard60\.json/);
     await page.click('#play');
     await page.waitForFunction(() => document.getElementById('status')!.textContent === 'searching', { timeout: 30_000 });
     const t0 = Date.now();
@@ -295,15 +289,12 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
 
   it('auto-detect opens a webpbn XML nonogram and line logic solves it', async () => {
     const { page } = v;
-    await page.select('#kind', 'auto');
     const dir = tempDir('viewer-');
     // a 3x3 plus sign in webpbn.com's export format
     const line = (n: number[]) => `<line>${n.map((x) => `<count>${x}</count>`).join('')}</line>`;
     const xml = `<?xml version="1.0"?>\n<puzzleset>\n<puzzle type="grid" defaultcolor="black">\n<title>Plus</title>\n<clues type="columns">${line([1])}${line([3])}${line([1])}</clues>\n<clues type="rows">${line([1])}${line([3])}${line([1])}</clues>\n</puzzle>\n</puzzleset>\n`;
     writeFileSync(join(dir, 'plus.xml'), xml);
-    await (await page.$('input#file'))!.uploadFile(join(dir, 'plus.xml'));
-    await page.waitForFunction(() => /^nonogram: plus\.xml: Plus/.test(document.getElementById('title')!.textContent ?? ''), { timeout: 20_000 });
-    await waitForStatus(page, ['ready']);
+    await openFile(page, join(dir, 'plus.xml'), /^nonogram: plus\.xml: Plus/);
     await page.click('#play');
     expect(await waitForStatus(page, [])).toBe('solved');
     expect(v.errors).toEqual([]);
@@ -311,11 +302,7 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
 
   it('a nonogram contradiction names its broken lines and draws their clues in red until Reset', async () => {
     const { page } = v;
-    await page.select('#kind', 'auto');
-    const input = (await page.$('input#file'))!;
-    await input.uploadFile(fileURLToPath(new URL('../samples/nonogram/no-solution.nin', import.meta.url)));
-    await page.waitForFunction(() => /^nonogram: no-solution\.nin/.test(document.getElementById('title')!.textContent ?? ''), { timeout: 20_000 });
-    await waitForStatus(page, ['ready']);
+    await openFile(page, fileURLToPath(new URL('../samples/nonogram/no-solution.nin', import.meta.url)), /^nonogram: no-solution\.nin/);
     // red clue ink on the overlay (BROKEN_INK, #ff6b6b), counted in its pixels
     const redPixels = () =>
       page.$eval('#overlay', (c) => {
