@@ -47,6 +47,29 @@ describe('cellsolve gen/solve nonogram', () => {
   }, 120_000);
 
 
+  it.skipIf(skipGpu)('Ctrl-C while the pipelines compile prints every puzzle interrupted (exit 1) at once; it killed the process with no output', async () => {
+    // --search race compiles the lanes and CDCL kernels: ~10 s on SwiftShader here, the signal comes 3 s in
+    const child = spawn('node', ['bin/cellsolve.js', 'solve', 'nonogram', '--json', '--search', 'race', `${S}heart.non`, `${S}two-ways.json`]);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    let sentAt = 0;
+    let compiledBefore = '';
+    const timer = setTimeout(() => {
+      compiledBefore = stderr;
+      sentAt = Date.now();
+      child.kill('SIGINT');
+    }, 3000);
+    const [code, signal] = await new Promise<[number | null, string | null]>((done) => child.on('exit', (c, s) => done([c, s])));
+    clearTimeout(timer);
+    expect(compiledBefore, 'the signal came while compiling').not.toContain('pipelines ready');
+    expect([code, signal], stderr).toEqual([1, null]);
+    expect(Date.now() - sentAt, 'it does not wait for the compilation').toBeLessThan(2000);
+    expect(stdout.trim().split('\n').map((l) => JSON.parse(l)).map((r) => [r.index, r.status, r.reason])).toEqual([[0, 'unsolved', 'interrupted'], [1, 'unsolved', 'interrupted']]);
+    expect(stderr).not.toContain('pipelines ready');
+  }, 60_000);
+
   it.skipIf(skipGpu)('--out x.png draws every puzzle with a solution and says which had none; any other --out takes what stdout would show', () => {
     const dir = tempDir('nonogram-');
     const png = join(dir, 'mix.png');

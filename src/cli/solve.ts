@@ -128,8 +128,9 @@ export async function solveCommand(ctx: () => Promise<GpuContext>, kind: PuzzleK
     }
   };
 
-  if (puzzles.length) {
-    const gpu = await ctx();
+  /** Opens the adapter, compiles, solves; an abort before the solve starts leaves every puzzle `interrupted`. */
+  const solvePuzzles = async (signal: AbortSignal) => {
+    const gpu = await untilAborted(ctx(), signal);
     const solveOptions: SolveOptions = {
       method,
       maxGenerations: o['max-generations'] !== undefined ? intOption(o, 'max-generations', 0, 1) : undefined,
@@ -137,15 +138,32 @@ export async function solveCommand(ctx: () => Promise<GpuContext>, kind: PuzzleK
       seed: intOption(o, 'seed', 1),
       options: o,
     };
-    if (kind.prepare) {
+    if (gpu && kind.prepare) {
       // CLI.md: `ms` excludes pipeline compilation, reported here once per call
       const c0 = performance.now();
-      const compiled = await kind.prepare(gpu, puzzles.map((r) => r.puzzle), solveOptions);
-      if (compiled !== false) process.stderr.write(`${kind.name}: pipelines ready in ${((performance.now() - c0) / 1000).toFixed(2)} s\n`);
+      const compiled = await untilAborted(kind.prepare(gpu, puzzles.map((r) => r.puzzle), solveOptions), signal);
+      if (compiled !== false && !signal.aborted) process.stderr.write(`${kind.name}: pipelines ready in ${((performance.now() - c0) / 1000).toFixed(2)} s\n`);
+    }
+    if (!gpu || signal.aborted) {
+      for (const r of puzzles) results.set(r, { status: 'unsolved', generations: 0, reason: 'interrupted', ms: 0 });
+      return;
     }
     const bar = progressBar(`solving ${puzzles.length} ${kind.name}`);
     const t0 = performance.now();
-    // a long run stopped with Ctrl-C still prints what it answered; a second Ctrl-C quits at once
+    const onResult = (i: number, r: SolveResult) => {
+      results.set(puzzles[i], r);
+      flush();
+    };
+    const solved = await kind.solve(gpu, puzzles.map((r) => r.puzzle), { ...solveOptions, signal, progress: bar.update, onResult });
+    bar.done();
+    process.stderr.write(bar.active ? `solved in ${((performance.now() - t0) / 1000).toFixed(2)} s\n` : '');
+    // the results reported early stay as they were printed
+    puzzles.forEach((r, i) => results.has(r) || results.set(r, solved[i]));
+  };
+
+  if (puzzles.length) {
+    // a long run stopped with Ctrl-C still prints what it answered, every other puzzle `interrupted`; so does one
+    // stopped while the adapter opens or the pipelines compile (1-10 s on SwiftShader); a second Ctrl-C quits at once
     const interrupt = new AbortController();
     const onInterrupt = () => {
       if (interrupt.signal.aborted) process.exit(130);
@@ -153,24 +171,25 @@ export async function solveCommand(ctx: () => Promise<GpuContext>, kind: PuzzleK
       interrupt.abort();
     };
     if (kind.interruptible) process.on('SIGINT', onInterrupt);
-    let solved: SolveResult[];
     try {
-      const onResult = (i: number, r: SolveResult) => {
-        results.set(puzzles[i], r);
-        flush();
-      };
-      solved = await kind.solve(gpu, puzzles.map((r) => r.puzzle), { ...solveOptions, signal: interrupt.signal, progress: bar.update, onResult });
+      await solvePuzzles(interrupt.signal);
     } finally {
       process.off('SIGINT', onInterrupt);
     }
-    bar.done();
-    process.stderr.write(bar.active ? `solved in ${((performance.now() - t0) / 1000).toFixed(2)} s\n` : '');
-    // the results reported early stay as they were printed
-    puzzles.forEach((r, i) => results.has(r) || results.set(r, solved[i]));
   }
   flush();
   if (toFile) writeOut(out!, outText);
   return exit;
+}
+
+/** `work`'s value, or undefined as soon as `signal` aborts (the work itself goes on unawaited: the process exits). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise<T | undefined>((resolve, reject) => {
+    const abort = () => resolve(undefined);
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }
 
 /** Refuses an --out path that cannot be written before any work is done (not after a long solve). */
