@@ -150,6 +150,36 @@ describe('cellsolve gen/solve nonogram', () => {
     expect(JSON.parse(one.stdout)).toMatchObject({ status: 'solved', unique: false });
   });
 
+  it.skipIf(skipGpu)('one interrupt delivered twice within milliseconds (GNU timeout -s INT signals the child and its group) is one Ctrl-C, not the second that quits', async () => {
+    // random 31x31 pictures on the lanes kernel, hard ones: the run stops after the rounds in flight, so it is still
+    // going when the echo comes
+    const dir = tempDir('nonogram-');
+    const file = join(dir, 'hard.jsonl');
+    writeFileSync(file, Array.from({ length: 40 }, (_, i) => {
+      const p = randomPicture(31, 31, 2000 + i, 50);
+      return JSON.stringify({ rows: p.rows, columns: p.columns });
+    }).join('\n'));
+    const child = spawn('node', ['bin/cellsolve.js', 'solve', 'nonogram', '--json', '--search', 'probing', file]);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => {
+      stderr += d;
+      if (!/pipelines ready/.test(d)) return;
+      // the echo 40 ms after the first: two signals sent at once may merge into one on the way
+      setTimeout(() => {
+        child.kill('SIGINT');
+        setTimeout(() => child.kill('SIGINT'), 40);
+      }, 200);
+    });
+    const [code, signal] = await new Promise<[number | null, string | null]>((done) => child.on('exit', (c, s) => done([c, s])));
+    // it exited 130 with the output cut
+    expect([code, signal], stderr).toEqual([1, null]);
+    const recs = stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(recs.map((r) => r.index)).toEqual([...Array(40).keys()]);
+    expect(recs.some((r) => r.reason === 'interrupted')).toBe(true);
+  }, 60_000);
+
   it.skipIf(skipGpu)('--max-generations caps the line automaton in every method and reports how far it got', () => {
     const run = (...args: string[]) => JSON.parse(cli(['solve', 'nonogram', '--json', ...args, `${S}heart.non`]).stdout);
     // the heart needs two generations: the second completes it, so a cap of 2 is no stop

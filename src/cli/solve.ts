@@ -10,6 +10,9 @@ import { progressBar } from './progress.ts';
 
 export const EXIT = { ok: 0, notSolved: 1, usage: 2, internal: 3 } as const;
 
+/** A SIGINT within this many ms of the first is the same stop delivered twice, not the second Ctrl-C that quits. */
+const SECOND_INTERRUPT_MS = 200;
+
 export function kindOrUsage(name: string | undefined) {
   const names = kinds.map((k) => k.name).join(', ') || '(none registered)';
   if (!name) throw new UsageError(`name a puzzle kind: ${names}`);
@@ -165,8 +168,15 @@ export async function solveCommand(ctx: () => Promise<GpuContext>, kind: PuzzleK
     // a long run stopped with Ctrl-C still prints what it answered, every other puzzle `interrupted`; so does one
     // stopped while the adapter opens or the pipelines compile (1-10 s on SwiftShader); a second Ctrl-C quits at once
     const interrupt = new AbortController();
+    let firstAt = 0;
     const onInterrupt = () => {
-      if (interrupt.signal.aborted) process.exit(130);
+      if (interrupt.signal.aborted) {
+        // GNU `timeout -s INT` (without --foreground) signals the child and then its process group: one stop arrives
+        // twice within milliseconds; a person's second Ctrl-C comes later than that
+        if (performance.now() - firstAt < SECOND_INTERRUPT_MS) return;
+        process.exit(130);
+      }
+      firstAt = performance.now();
       process.stderr.write(`\ninterrupted: stopping after the work in flight (Ctrl-C again to quit at once)\n`);
       interrupt.abort();
     };
