@@ -1,6 +1,7 @@
 // `cellsolve solve nonogram` and `cellsolve gen nonogram` end to end, on the samples in samples/nonogram.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseNonograms, readPngPicture, solutionPng } from '../src/puzzles/nonogram/codec.ts';
@@ -179,6 +180,35 @@ describe('cellsolve gen/solve nonogram', () => {
     expect(recs.map((r) => r.index)).toEqual([...Array(40).keys()]);
     expect(recs.some((r) => r.reason === 'interrupted')).toBe(true);
   }, 60_000);
+
+  it('a puzzle on the CPU solver\'s threads keeps its note, level and real ms when Ctrl-C stops it (0 ms only if it never started); its ms is the solve\'s, not the thread\'s start-up', async () => {
+    // three 130x130 random pictures: past the GPU's 127 cells, on the CPU solver's two threads, seconds each
+    const dir = tempDir('nonogram-');
+    const file = join(dir, 'large.jsonl');
+    writeFileSync(file, [1, 2, 3].map((seed) => {
+      const p = randomPicture(130, 130, seed, 55);
+      return JSON.stringify({ rows: p.rows, columns: p.columns });
+    }).join('\n'));
+    const child = spawn('node', ['bin/cellsolve.js', 'solve', 'nonogram', '--json', file]);
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    setTimeout(() => child.kill('SIGINT'), 3500);
+    expect(await new Promise<number | null>((done) => child.on('exit', done))).toBe(1);
+    const recs = stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const cores = availableParallelism();
+    expect(recs.map((r) => r.reason)).toEqual(['interrupted', 'interrupted', 'interrupted']);
+    for (const r of recs) expect(r.note).toMatch(/^on the CPU solver: lines of 130 cells/);
+    // the ones in hand ran for seconds: they said ms 0, without note or level
+    for (const r of recs.slice(0, Math.min(cores, 3))) {
+      expect(r.ms, JSON.stringify(r)).toBeGreaterThan(200);
+      expect(r.probes).toBeGreaterThan(0);
+      expect(['probe', 'search']).toContain(r.level);
+    }
+    if (cores === 2) expect([recs[2].ms, recs[2].probes], 'never started').toEqual([0, 0]);
+    // a 1x1 took 300+ ms: the thread's start-up
+    const one = cli(['solve', 'nonogram', '--json', '--method', 'cpu', '-'], '{"rows": [[1]], "columns": [[1]]}');
+    expect(JSON.parse(one.stdout).ms).toBeLessThan(100);
+  });
 
   it.skipIf(skipGpu)('--max-generations caps the line automaton in every method and reports how far it got', () => {
     const run = (...args: string[]) => JSON.parse(cli(['solve', 'nonogram', '--json', ...args, `${S}heart.non`]).stdout);

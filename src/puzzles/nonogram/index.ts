@@ -10,6 +10,7 @@ import { gpuLimitError } from './pack.ts';
 import { compileNonogramRules, SEARCHES, solveNonograms, type NonogramResult, type Search } from './solver.ts';
 import { laneTakes } from './lane.ts';
 import { nodeBuiltin } from '../node-builtin.ts';
+import type { CpuJob } from './cpu-worker.ts';
 
 /** The JSON `partial` of a run that stopped: `1` filled, `0` empty, `?` unknown, row-major. */
 const partialOf = (cells: ArrayLike<number>) => Array.from(cells, (c) => '?10'[c]).join('');
@@ -75,16 +76,23 @@ function searchResult(r: CpuSolveResult, maxSolutions: number, ms: number, note?
   return { status: r.status, generations: r.generations, solution: r.solution, solution2: r.solution2, reason: r.reason, extra, ms };
 }
 
-const stopped = (reason: string): SolveResult => ({ status: 'unsolved', generations: 0, reason, extra: { probes: 0, branches: 0 }, ms: 0 });
+/** A puzzle stopped before an answer: by the deadline or Ctrl-C, `ms` 0 if it never started. */
+const stopped = (reason: string, note?: string, ms = 0): SolveResult => ({ status: 'unsolved', generations: 0, reason, extra: { probes: 0, branches: 0, ...(note ? { note } : {}) }, ms });
+
+/** A result the worker has not sent when Ctrl-C came is waited for this long (its search stops within ms). */
+const INTERRUPT_GRACE_MS = 1000;
 
 /**
  * The CPU solver on `which` puzzles within the call's deadline (not a full --timeout each), each result reported as
  * it comes. In Node the searches run in worker threads, one per core: the main thread stays free, so an abort
- * (Ctrl-C) ends them at once, puzzles not answered coming back 'interrupted'; one long CPU puzzle used to hold the
- * process until it ended. Elsewhere (and for line logic alone, which is quick) they run here one after another.
+ * (Ctrl-C) ends them at once (a shared flag the search checks where it checks the deadline: the puzzles in hand come
+ * back 'interrupted' with what they had done, the ones not started 'interrupted' with ms 0); one long CPU puzzle used
+ * to hold the process until it ended. Elsewhere (and for line logic alone, which is quick) they run here one after
+ * another.
  */
 async function solveOnCpu(puzzles: Nonogram[], which: number[], opts: SolveOptions, deadline: number, out: SolveResult[], note?: (p: Nonogram) => string): Promise<void> {
   const maxSolutions = maxSolutionsOption(opts.options);
+  const noteOf = (i: number) => note?.(puzzles[i]);
   let done = 0;
   const report = (i: number, r: SolveResult) => {
     out[i] = r;
@@ -95,12 +103,12 @@ async function solveOnCpu(puzzles: Nonogram[], which: number[], opts: SolveOptio
   if (!threads) {
     for (const i of which) {
       const left = deadline - performance.now();
-      if (opts.signal?.aborted || left <= 0) report(i, stopped(opts.signal?.aborted ? 'interrupted' : 'timeout'));
-      else if (opts.method === 'line') report(i, lineResult(puzzles[i], note?.(puzzles[i])));
+      if (opts.signal?.aborted || left <= 0) report(i, stopped(opts.signal?.aborted ? 'interrupted' : 'timeout', noteOf(i)));
+      else if (opts.method === 'line') report(i, lineResult(puzzles[i], noteOf(i)));
       else {
         const t0 = performance.now();
         const r = solveCpu(puzzles[i], { timeoutMs: Math.min(left, 2 ** 31), maxSolutions });
-        report(i, searchResult(r, maxSolutions, performance.now() - t0, note?.(puzzles[i])));
+        report(i, searchResult(r, maxSolutions, performance.now() - t0, noteOf(i)));
       }
       await new Promise((next) => setImmediate(next));
     }
@@ -112,48 +120,75 @@ async function solveOnCpu(puzzles: Nonogram[], which: number[], opts: SolveOptio
   const boot = new URL(['..', '..', 'cli', 'worker-boot.mjs'].join('/'), here);
   const module = new URL(['.', 'cpu-worker.ts'].join('/'), here).href;
   const cores = nodeBuiltin<typeof import('node:os')>('node:os')!.availableParallelism();
-  const workers = Array.from({ length: Math.min(cores, which.length) }, () => new threads.Worker(boot, { workerData: { module } }));
-  const started = new Map<number, number>();
+  const stop = new SharedArrayBuffer(4);
+  type Thread = { worker: InstanceType<WorkerThreads['Worker']>; ready: number | undefined; job: number | undefined; sentAt: number };
+  const pool: Thread[] = Array.from({ length: Math.min(cores, which.length) }, () => ({
+    worker: new threads.Worker(boot, { workerData: { module, stop } }),
+    ready: undefined,
+    job: undefined,
+    sentAt: 0,
+  }));
+  // when a puzzle in hand started: once its thread had loaded (its start-up is not the puzzle's time)
+  const startedAt = (t: Thread) => (t.ready === undefined ? undefined : Math.max(t.ready, t.sentAt));
   let next = 0;
   await new Promise<void>((resolve, reject) => {
+    let grace: ReturnType<typeof setTimeout> | undefined;
     const end = () => {
+      clearTimeout(grace);
       opts.signal?.removeEventListener('abort', abort);
-      for (const w of workers) void w.terminate();
+      for (const t of pool) void t.worker.terminate();
       resolve();
     };
-    // the puzzles in hand and those not started yet end 'interrupted' now
+    const inHand = () => pool.filter((t) => t.job !== undefined);
+    // Ctrl-C: the searches in hand stop at their next check and send what they have; the puzzles not started, and
+    // those of threads still loading, end 'interrupted' now
     const abort = () => {
-      for (const i of [...started.keys(), ...which.slice(next)]) if (!out[i]) report(i, stopped('interrupted'));
-      end();
+      Atomics.store(new Int32Array(stop), 0, 1);
+      for (const i of which.slice(next)) report(i, stopped('interrupted', noteOf(i)));
+      next = which.length;
+      for (const t of inHand()) {
+        if (t.ready !== undefined) continue;
+        report(t.job!, stopped('interrupted', noteOf(t.job!)));
+        t.job = undefined;
+      }
+      if (inHand().length === 0) return end();
+      grace = setTimeout(() => {
+        for (const t of inHand()) report(t.job!, stopped('interrupted', noteOf(t.job!), performance.now() - startedAt(t)!));
+        end();
+      }, INTERRUPT_GRACE_MS);
     };
     opts.signal?.addEventListener('abort', abort, { once: true });
-    const feed = (w: InstanceType<WorkerThreads['Worker']>) => {
+    const feed = (t: Thread) => {
       for (;;) {
         if (done === which.length) return end();
         if (next >= which.length) return;
         const i = which[next++];
-        const left = deadline - performance.now();
-        if (left <= 0) {
-          report(i, stopped('timeout'));
+        if (deadline - performance.now() <= 0) {
+          report(i, stopped('timeout', noteOf(i)));
           continue;
         }
-        started.set(i, performance.now());
-        w.postMessage([i, puzzles[i], { timeoutMs: Math.min(left, 2 ** 31), maxSolutions }]);
+        t.job = i;
+        t.sentAt = performance.now();
+        t.worker.postMessage([i, puzzles[i], { maxSolutions, deadline: performance.timeOrigin + deadline } satisfies CpuJob]);
         return;
       }
     };
-    for (const w of workers) {
-      w.on('message', ([i, r]: [number, CpuSolveResult]) => {
-        if (out[i]) return;
-        report(i, searchResult(r, maxSolutions, performance.now() - started.get(i)!, note?.(puzzles[i])));
-        started.delete(i);
-        feed(w);
+    for (const t of pool) {
+      t.worker.on('message', (m: 'ready' | [number, CpuSolveResult, number]) => {
+        if (m === 'ready') {
+          t.ready = performance.now();
+          return;
+        }
+        const [i, r, ms] = m;
+        t.job = undefined;
+        if (!out[i]) report(i, searchResult(r, maxSolutions, ms, noteOf(i)));
+        feed(t);
       });
-      w.on('error', (e) => {
-        for (const x of workers) void x.terminate();
+      t.worker.on('error', (e) => {
+        for (const x of pool) void x.worker.terminate();
         reject(e);
       });
-      feed(w);
+      feed(t);
     }
     if (opts.signal?.aborted) abort();
   });

@@ -275,9 +275,9 @@ export class LineSolver {
 
   /**
    * Runs generations on `cells` (in place) until a fixpoint, a contradiction or `maxGenerations`. Past `deadline`
-   * (performance.now()) it throws a Timeout: one run on a 700x700 takes ~30 s here.
+   * (performance.now()), or once `stopped()`, it throws a Timeout: one run on a 700x700 takes ~30 s here.
    */
-  run(cells: Uint8Array, maxGenerations = Infinity, deadline = Infinity): LineRun {
+  run(cells: Uint8Array, maxGenerations = Infinity, deadline = Infinity, stopped?: () => boolean): LineRun {
     let generations = 0;
     let settles = 0;
     const { w, h } = this;
@@ -296,7 +296,7 @@ export class LineSolver {
           if (!dirty[l]) continue;
           dirty[l] = 0;
           settles++;
-          if ((settles & 63) === 0 && performance.now() > deadline) throw new Timeout();
+          if ((settles & 63) === 0) late(deadline, stopped);
           const base = rows ? l * w : l;
           const step = rows ? 1 : w;
           for (let c = 0; c < len; c++) lineIn[c] = cells[base + c * step];
@@ -366,6 +366,9 @@ export interface CpuSolveOptions {
    * (default RESTART_AFTER; 0: never) */
   restartAfter?: number;
   timeoutMs?: number;
+  /** checked where the deadline is: true stops the search as a timeout does, with reason 'interrupted' (a worker
+   * thread's view of Ctrl-C: cpu-worker.ts) */
+  stopped?: () => boolean;
   /** how a probed cell is scored as the branch (default 'weaker') */
   branchScore?: BranchScore;
   /** below a run's root, the `weaker` search branches at once on a cell scoring this (default EARLY_BRANCH_SCORE;
@@ -424,7 +427,7 @@ export function solveCpu(p: Nonogram, opts: CpuSolveOptions = {}): CpuSolveResul
   };
 
   const run = (cells: Uint8Array) => {
-    const r = solver.run(cells, Infinity, deadline);
+    const r = solver.run(cells, Infinity, deadline, opts.stopped);
     res.settles += r.settles;
     return r;
   };
@@ -444,7 +447,7 @@ export function solveCpu(p: Nonogram, opts: CpuSolveOptions = {}): CpuSolveResul
     start = startRoot();
   } catch (e) {
     if (!(e instanceof Timeout)) throw e;
-    return { ...res, status: 'unsolved', reason: e.message };
+    return { ...res, status: 'unsolved', reason: e.message, level: 'line' };
   }
   let root = start.cells;
   const first = start.line;
@@ -504,7 +507,7 @@ export function solveCpu(p: Nonogram, opts: CpuSolveOptions = {}): CpuSolveResul
           open[i] = 0;
           if (cells[i] !== UNKNOWN) continue;
           any = true;
-          if (performance.now() > deadline) throw new Timeout();
+          late(deadline, opts.stopped);
           if (res.probes - runStart >= runLimit(restartAfter, restarts)) throw new Restart();
           const a = probe(cells, i, FILLED);
           const b = probe(cells, i, EMPTY);
@@ -595,7 +598,8 @@ export function solveCpu(p: Nonogram, opts: CpuSolveOptions = {}): CpuSolveResul
     }
   } catch (e) {
     if (!(e instanceof Timeout)) throw e;
-    return { ...res, status: solutions.length >= 2 ? 'multiple' : 'unsolved', reason: e.message, solution: solutions[0], solution2: solutions[1] };
+    // the level reached so far, as the lanes kernel reports a suspended search's
+    return { ...res, status: solutions.length >= 2 ? 'multiple' : 'unsolved', reason: e.message, level: searched ? 'search' : 'probe', solution: solutions[0], solution2: solutions[1] };
   }
   return finish(searched ? 'search' : 'probe');
 
@@ -613,6 +617,12 @@ class Timeout extends Error {
   constructor(reason = 'timeout') {
     super(reason);
   }
+}
+
+/** Throws a Timeout past `deadline`, or an 'interrupted' one once `stopped()`. */
+function late(deadline: number, stopped?: () => boolean): void {
+  if (stopped?.()) throw new Timeout('interrupted');
+  if (performance.now() > deadline) throw new Timeout();
 }
 
 // ---------------------------------------------------------------------------------------------------------------
