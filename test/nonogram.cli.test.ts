@@ -210,6 +210,42 @@ describe('cellsolve gen/solve nonogram', () => {
     expect(JSON.parse(one.stdout).ms).toBeLessThan(100);
   });
 
+  it('with --timeout, easy puzzles behind hard ones on the CPU solver\'s threads are reached: each puzzle gets a slice of the time first', () => {
+    // two 130x130 random pictures that take far longer than the call's 4 s, then the heart and a 1x1
+    const dir = tempDir('nonogram-');
+    const file = join(dir, 'hard-first.jsonl');
+    const heart = parseNonograms(readFileSync(`${S}heart.non`), 'heart.non')[0].puzzle!;
+    writeFileSync(file, [
+      ...[1, 2].map((seed) => {
+        const p = randomPicture(130, 130, seed, 55);
+        return JSON.stringify({ rows: p.rows, columns: p.columns });
+      }),
+      JSON.stringify({ rows: heart.rows, columns: heart.columns }),
+      '{"rows": [[1]], "columns": [[1]]}',
+    ].join('\n'));
+    const t0 = Date.now();
+    const r = cli(['solve', 'nonogram', '--json', '--method', 'cpu', '--timeout', '4', file]);
+    const took = Date.now() - t0;
+    const recs = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    // they were taken in input order: the hard two held both threads to the deadline, the others 'timeout', ms 0
+    expect(recs.map((x) => [x.status, x.reason])).toEqual([['unsolved', 'timeout'], ['unsolved', 'timeout'], ['solved', undefined], ['solved', undefined]]);
+    expect(took, 'one 4-s deadline for the call').toBeLessThan(8000);
+    for (const x of recs.slice(0, 2)) {
+      expect(x.ms).toBeGreaterThan(900);
+      expect(x.ms).toBeLessThan(4200);
+    }
+    // a puzzle the slice stopped runs again with what is left: a 45x45 that takes ~2.2 s here, then 19 1x1s, 10 s
+    // (a slice of 1 s each); its ms counts both passes
+    const again = join(dir, 'again.jsonl');
+    const p = randomPicture(45, 45, 2, 50);
+    writeFileSync(again, [JSON.stringify({ rows: p.rows, columns: p.columns }), ...Array(19).fill('{"rows": [[1]], "columns": [[1]]}')].join('\n'));
+    const a = cli(['solve', 'nonogram', '--json', '--method', 'cpu', '--timeout', '10', again]);
+    const [first, ...rest] = a.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect([first.status, first.reason, first.level]).toEqual(['multiple', undefined, 'search']);
+    expect(first.ms).toBeGreaterThan(1500);
+    expect(rest.map((x) => x.status)).toEqual(Array(19).fill('solved'));
+  });
+
   it.skipIf(skipGpu)('--max-generations caps the line automaton in every method and reports how far it got', () => {
     const run = (...args: string[]) => JSON.parse(cli(['solve', 'nonogram', '--json', ...args, `${S}heart.non`]).stdout);
     // the heart needs two generations: the second completes it, so a cap of 2 is no stop

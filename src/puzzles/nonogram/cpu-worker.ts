@@ -1,6 +1,7 @@
 // The CPU solver in a worker thread (index.ts solveOnCpu): the main thread stays free to see Ctrl-C and the
 // deadline, and puzzles run on every core. 'ready' out once loaded; then one message per puzzle: [id, puzzle, job]
-// in, [id, result, ms] out, `ms` the solve's own time (not the thread's start-up, nor the wait for its turn).
+// in, [id, result, ms, bySlice] out, `ms` the solve's own time (not the thread's start-up, nor the wait for its
+// turn), `bySlice` whether the slice rather than the deadline bounded it.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Nonogram } from './codec.ts';
 import { solveCpu } from './reference.ts';
@@ -10,6 +11,8 @@ export interface CpuJob {
   maxSolutions: number;
   /** the call's deadline, in ms since the epoch (performance.timeOrigin + now(): threads have their own now()) */
   deadline: number;
+  /** the most this pass may take (a first pass's share of the time: index.ts solveOnCpu); Infinity: to the deadline */
+  slice: number;
 }
 
 // set by the main thread on Ctrl-C: the search in hand stops at its next deadline check, reason 'interrupted'
@@ -19,8 +22,10 @@ const now = () => performance.timeOrigin + performance.now();
 
 parentPort!.on('message', ([id, puzzle, job]: [number, Nonogram, CpuJob]) => {
   const t0 = now();
-  const timeoutMs = Number.isFinite(job.deadline) ? Math.min(Math.max(0, job.deadline - t0), 2 ** 31) : undefined;
+  const left = Math.max(0, job.deadline - t0);
+  const limit = Math.min(job.slice, left);
+  const timeoutMs = Number.isFinite(limit) ? Math.min(limit, 2 ** 31) : undefined;
   const result = solveCpu(puzzle, { maxSolutions: job.maxSolutions, timeoutMs, stopped });
-  parentPort!.postMessage([id, result, now() - t0]);
+  parentPort!.postMessage([id, result, now() - t0, job.slice < left]);
 });
 parentPort!.postMessage('ready');

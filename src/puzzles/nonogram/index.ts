@@ -82,6 +82,9 @@ const stopped = (reason: string, note?: string, ms = 0): SolveResult => ({ statu
 /** A result the worker has not sent when Ctrl-C came is waited for this long (its search stops within ms). */
 const INTERRUPT_GRACE_MS = 1000;
 
+/** The least time a puzzle's first pass gets when a deadline is shared out (below: its fair share of the time). */
+const MIN_SLICE_MS = 1000;
+
 /**
  * The CPU solver on `which` puzzles within the call's deadline (not a full --timeout each), each result reported as
  * it comes. In Node the searches run in worker threads, one per core: the main thread stays free, so an abort
@@ -89,6 +92,10 @@ const INTERRUPT_GRACE_MS = 1000;
  * back 'interrupted' with what they had done, the ones not started 'interrupted' with ms 0); one long CPU puzzle used
  * to hold the process until it ended. Elsewhere (and for line logic alone, which is quick) they run here one after
  * another.
+ * With a deadline and more puzzles than threads, a puzzle's first pass gets a slice of the time (its fair share, at
+ * least MIN_SLICE_MS), so easy puzzles behind hard ones are reached (in input order two hard ones held both threads
+ * to the deadline and the easy ones after them never started); the ones the slice stopped run again, from the start,
+ * with what is left once every puzzle has had its pass. Their `ms` counts both passes.
  */
 async function solveOnCpu(puzzles: Nonogram[], which: number[], opts: SolveOptions, deadline: number, out: SolveResult[], note?: (p: Nonogram) => string): Promise<void> {
   const maxSolutions = maxSolutionsOption(opts.options);
@@ -131,6 +138,14 @@ async function solveOnCpu(puzzles: Nonogram[], which: number[], opts: SolveOptio
   // when a puzzle in hand started: once its thread had loaded (its start-up is not the puzzle's time)
   const startedAt = (t: Thread) => (t.ready === undefined ? undefined : Math.max(t.ready, t.sentAt));
   let next = 0;
+  const sliced = Number.isFinite(deadline) && which.length > pool.length;
+  // puzzles a slice stopped, in input order, with their first pass's result and time
+  const again: number[] = [];
+  const firstPass = new Map<number, { r: CpuSolveResult; ms: number }>();
+  const searched = (i: number, r: CpuSolveResult, ms: number, reason?: string) => {
+    const before = firstPass.get(i)?.ms ?? 0;
+    return searchResult(reason ? { ...r, reason } : r, maxSolutions, before + ms, noteOf(i));
+  };
   await new Promise<void>((resolve, reject) => {
     let grace: ReturnType<typeof setTimeout> | undefined;
     const end = () => {
@@ -146,9 +161,11 @@ async function solveOnCpu(puzzles: Nonogram[], which: number[], opts: SolveOptio
       Atomics.store(new Int32Array(stop), 0, 1);
       for (const i of which.slice(next)) report(i, stopped('interrupted', noteOf(i)));
       next = which.length;
+      for (const i of again.splice(0)) report(i, searched(i, firstPass.get(i)!.r, 0, 'interrupted'));
       for (const t of inHand()) {
         if (t.ready !== undefined) continue;
-        report(t.job!, stopped('interrupted', noteOf(t.job!)));
+        const i = t.job!;
+        report(i, firstPass.has(i) ? searched(i, firstPass.get(i)!.r, 0, 'interrupted') : stopped('interrupted', noteOf(i)));
         t.job = undefined;
       }
       if (inHand().length === 0) return end();
@@ -161,27 +178,40 @@ async function solveOnCpu(puzzles: Nonogram[], which: number[], opts: SolveOptio
     const feed = (t: Thread) => {
       for (;;) {
         if (done === which.length) return end();
-        if (next >= which.length) return;
-        const i = which[next++];
-        if (deadline - performance.now() <= 0) {
-          report(i, stopped('timeout', noteOf(i)));
+        const first = next < which.length;
+        if (!first && again.length === 0) return;
+        const i = first ? which[next++] : again.shift()!;
+        const left = deadline - performance.now();
+        // the search is deterministic: a second pass that cannot outlast the first would only repeat it
+        const pass = firstPass.get(i);
+        if (left <= (pass?.ms ?? 0)) {
+          report(i, pass ? searched(i, pass.r, 0) : stopped('timeout', noteOf(i)));
           continue;
         }
+        // the fair share: the time left over the puzzles still to have their first pass and those in hand
+        const busy = pool.filter((x) => x !== t && x.job !== undefined).length;
+        const slice = sliced && first ? Math.max(MIN_SLICE_MS, (left * pool.length) / (which.length - next + 1 + busy)) : Infinity;
         t.job = i;
         t.sentAt = performance.now();
-        t.worker.postMessage([i, puzzles[i], { maxSolutions, deadline: performance.timeOrigin + deadline } satisfies CpuJob]);
+        t.worker.postMessage([i, puzzles[i], { maxSolutions, deadline: performance.timeOrigin + deadline, slice } satisfies CpuJob]);
         return;
       }
     };
     for (const t of pool) {
-      t.worker.on('message', (m: 'ready' | [number, CpuSolveResult, number]) => {
+      t.worker.on('message', (m: 'ready' | [number, CpuSolveResult, number, boolean]) => {
         if (m === 'ready') {
           t.ready = performance.now();
           return;
         }
-        const [i, r, ms] = m;
+        const [i, r, ms, bySlice] = m;
         t.job = undefined;
-        if (!out[i]) report(i, searchResult(r, maxSolutions, ms, noteOf(i)));
+        if (out[i]) {
+          // reported already (Ctrl-C's grace ran out)
+        } else if (bySlice && r.reason === 'timeout' && !opts.signal?.aborted) {
+          firstPass.set(i, { r, ms });
+          again.push(i);
+          again.sort((a, b) => a - b);
+        } else report(i, searched(i, r, ms));
         feed(t);
       });
       t.worker.on('error', (e) => {
