@@ -109,6 +109,12 @@ describe('cellsolve gen/solve nonogram', () => {
     const onGpu = run('--long-lines', 'gpu');
     expect(notes(onGpu)).toEqual(['', '', '']);
     expect(notes(run('--lanes', 'off')), '--lanes off asks for the rounds solver').toEqual(['', '', '']);
+    // ... but an explicit --long-lines cpu wins for the long puzzles (they stayed on the GPU), the heart on the rounds solver
+    const both = run('--long-lines', 'cpu', '--lanes', 'off');
+    expect(notes(both)).toEqual(notes(onCpu));
+    expect(both.map((x) => x.status)).toEqual(onCpu.map((x) => x.status));
+    expect(both[0].search, 'the rounds solver names no lanes search').toBeUndefined();
+    expect(onCpu[0].search).toBe('probing');
     for (const recs of [onCpu, onGpu]) {
       expect(recs.map((x) => x.status)).toEqual(['solved', recs[1].status, 'contradiction']);
       expect(['solved', 'multiple']).toContain(recs[1].status);

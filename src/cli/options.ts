@@ -108,7 +108,8 @@ function distance(a: string, b: string): number {
   return row[b.length];
 }
 
-/** Throws a UsageError for an option the command does not take, or a value outside an option's choices. */
+/** Throws a UsageError for an option the command does not take, a value outside an option's choices, or a
+ * combination an option's `check` refuses. */
 export function checkOptions(args: Args, c: CommandOptions, what: string): void {
   for (const [name, value] of Object.entries(args.options)) {
     const spec = c.options.find((o) => o.name === name);
@@ -121,5 +122,10 @@ export function checkOptions(args: Args, c: CommandOptions, what: string): void 
     if (spec.value !== undefined && value === true) throw new UsageError(`option --${name} needs a value (${spec.choices?.join(', ') ?? spec.value})`);
     if (spec.choices && !spec.choices.includes(String(value))) throw new UsageError(`--${name} takes ${spec.choices.join(', ')} (got '${value}')`);
     if (spec.number) numberOption(args.options, name, 0, spec.number);
+  }
+  // combinations once every value is known good
+  for (const name of Object.keys(args.options)) {
+    const problem = c.options.find((o) => o.name === name)?.check?.(args.options);
+    if (problem) throw new UsageError(problem);
   }
 }

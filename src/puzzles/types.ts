@@ -74,6 +74,9 @@ export interface OptionSpec {
   choices?: readonly string[];
   /** the numbers it takes, checked there too (so a kind reads it with Number()) */
   number?: NumberRange;
+  /** when given, what is wrong with it beside the other options (a combination the kind cannot honour): the usage
+   * error's message, checked there too; undefined when nothing is */
+  check?: (options: Record<string, string | boolean>) => string | undefined;
   help: string;
 }
 

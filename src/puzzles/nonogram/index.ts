@@ -39,13 +39,15 @@ type WorkerThreads = typeof import('node:worker_threads');
  * CPU solver's threads (`--long-lines`). `auto` takes the threads on a CPU-emulated adapter (SwiftShader) where
  * there are threads (Node): there the rounds solver, which decides every search node on the host between rounds,
  * ran 4-10x slower than the threads (README, "Where it stands"). In a page the CPU solver would block it, and on a
- * real GPU the rounds are cheap, so both keep the rounds solver. `--lanes off` and `--max-generations` ask for the
- * rounds solver by name.
+ * real GPU the rounds are cheap, so both keep the rounds solver. Under `auto`, `--lanes off` and `--max-generations`
+ * ask for the rounds solver by name; an explicit `--long-lines cpu` wins over `--lanes off` (the other puzzles stay
+ * on the rounds solver), and with `--max-generations`, which the CPU solver cannot honour, it is a usage error.
  */
 function longLinesOnCpu(ctx: GpuContext, opts: SolveOptions): boolean {
   const choice = opts.options['long-lines'] ?? 'auto';
-  if (opts.method === 'line' || opts.method === 'cpu' || !lanesOption(opts) || choice === 'gpu') return false;
-  return choice === 'cpu' || (ctx.adapter.fallback && nodeBuiltin<WorkerThreads>('node:worker_threads') !== undefined);
+  if (opts.method === 'line' || opts.method === 'cpu' || choice === 'gpu') return false;
+  if (choice === 'cpu') return true;
+  return lanesOption(opts) && ctx.adapter.fallback && nodeBuiltin<WorkerThreads>('node:worker_threads') !== undefined;
 }
 
 /** Why a puzzle runs on the CPU solver under `full` (the JSON's `note`), or undefined when it runs on the GPU. */
@@ -319,7 +321,16 @@ export const nonogram: PuzzleKind<Nonogram> = {
     { name: 'search', value: 'S', choices: SEARCHES, help: 'past probing (full): auto (default: probing and depth-first search, CDCL too on puzzles still open after 1,000 rounds), probing (alone), cdcl (learned clauses alone), or race (both on the hard puzzles, CDCL after 80 rounds)' },
     { name: 'max-solutions', value: 'N', choices: ['1', '2'], help: '1: stop at the first solution (tournament rules); 2: prove uniqueness (default)' },
     { name: 'lanes', value: 'L', choices: ['on', 'off'], help: 'on: one puzzle per GPU invocation (default); off: the rounds solver' },
-    { name: 'long-lines', value: 'W', choices: ['auto', 'gpu', 'cpu'], help: 'puzzles with lines past 31 cells (full): gpu (the rounds solver), cpu (the CPU solver, a thread per core), or auto (default: cpu on a CPU-emulated adapter such as SwiftShader, where it is faster; gpu on a real GPU)' },
+    {
+      name: 'long-lines',
+      value: 'W',
+      choices: ['auto', 'gpu', 'cpu'],
+      help: 'puzzles with lines past 31 cells (full): gpu (the rounds solver), cpu (the CPU solver, a thread per core; also with --lanes off), or auto (default: cpu on a CPU-emulated adapter such as SwiftShader, where it is faster; gpu on a real GPU; the rounds solver with --lanes off or --max-generations)',
+      check: (o) =>
+        o['long-lines'] === 'cpu' && o['max-generations'] !== undefined && (o.method ?? 'full') === 'full'
+          ? '--long-lines cpu with --max-generations: the CPU solver counts no generations to cap (its line logic runs inside its search); --long-lines gpu caps them on the rounds solver'
+          : undefined,
+    },
     { name: 'mode', value: 'M', choices: ['one-gen', 'multi-gen'], help: 'line: one generation per dispatch, or to the fixpoint in one (default)' },
     { name: 'format', value: 'F', choices: FORMS, help: 'read the input as this format (default: from the extension and content)' },
     { name: 'solutions', value: 'FILE', help: 'a tournament solution file: its answers become the expected solutions' },
