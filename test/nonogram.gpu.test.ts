@@ -11,6 +11,7 @@ import type { RoundStats } from '../src/puzzles/nonogram/rounds.ts';
 import { garbageSpare, skipGpu, withDevice } from './gpu.ts';
 import { randomPicture, rng } from './nonogram.helpers.ts';
 import { generateRandom } from '../src/puzzles/nonogram/generate.ts';
+import { nonogram } from '../src/puzzles/nonogram/index.ts';
 
 const sizes: [number, number][] = [
   [1, 1],
@@ -404,4 +405,21 @@ describe.skipIf(skipGpu)('nonogram lanes kernel (one puzzle per invocation) = so
       expect(capped).toBeLessThan(ps.length);
     });
   });
+
+  it('prepare() compiles every pipeline a solve runs: with --max-generations (a multi-gen run ends with single generations) and --mode one-gen, none is compiled inside the solve, so `ms` leaves compilation out', async () => {
+    const ps = Array.from({ length: 3 }, (_, i) => randomPicture(32, 32, 300 + i, 60));
+    for (const opts of [{ method: 'full', maxGenerations: 3, options: {} }, { method: 'line', maxGenerations: 50, options: {} }, { method: 'line', options: { mode: 'one-gen' } }]) {
+      await withDevice(async (ctx) => {
+        const solveOpts = { ...opts };
+        await nonogram.prepare!(ctx, ps, solveOpts);
+        let compiled = 0;
+        const create = ctx.device.createComputePipelineAsync.bind(ctx.device);
+        ctx.device.createComputePipelineAsync = (d) => (compiled++, create(d));
+        const got = await nonogram.solve(ctx, ps, solveOpts);
+        expect(got.length).toBe(3);
+        expect(compiled, JSON.stringify(opts)).toBe(0);
+      });
+    }
+  });
 });
+

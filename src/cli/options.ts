@@ -17,7 +17,17 @@ function solveOptions(kind: PuzzleKind): OptionSpec[] {
     ...kind.solveOptions,
     JSON_OPTION,
     { name: 'out', value: 'FILE', help: 'write what standard output would show to FILE; FILE.png: a picture of each answer, where the kind draws one' },
-    { name: 'max-generations', value: 'N', number: { whole: true, min: 1 }, help: 'stop the automaton after N generations' },
+    {
+      name: 'max-generations',
+      value: 'N',
+      number: { whole: true, min: 1 },
+      help: 'stop the automaton after N generations',
+      // a method that runs no automaton would ignore the cap silently
+      check: (o) => {
+        const method = String(o.method ?? kind.defaultMethod);
+        return kind.methodsWithoutGenerations?.includes(method) ? `--method ${method} runs no automaton whose generations --max-generations could cap` : undefined;
+      },
+    },
     { name: 'timeout', value: 'S', number: { above: 0 }, help: 'stop after S seconds; puzzles not answered by then are unsolved' },
     { name: 'seed', value: 'S', number: { whole: true, min: 0 }, help: 'seed for anything random' },
     ADAPTER,

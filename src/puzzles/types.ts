@@ -85,6 +85,8 @@ export interface PuzzleKind<P = unknown> {
   name: string;
   methods: string[];
   defaultMethod: string;
+  /** methods that run no automaton (a CPU search): `--max-generations` is refused with them */
+  methodsWithoutGenerations?: string[];
   /** solve() honors SolveOptions.signal (its runs can be long); the command line then turns Ctrl-C into an abort */
   interruptible?: boolean;
   /** the kind's own options of `solve` (beside CLI.md's common ones) */

@@ -34,6 +34,18 @@ const searchOption = (options: Record<string, string | boolean>) => (options.sea
 
 type WorkerThreads = typeof import('node:worker_threads');
 
+/** What the GPU side runs, as prepare() compiles it and solve() runs it (the one-gen pipeline too when a cap may
+ * end a run between multi-generation dispatches: compiled in the solve, it was counted in `ms`). */
+function rulesOf(opts: SolveOptions) {
+  return {
+    method: opts.method === 'line' ? ('line' as const) : ('full' as const),
+    lanes: lanesOption(opts),
+    search: searchOption(opts.options),
+    mode: opts.options.mode === 'one-gen' ? ('one-gen' as const) : ('multi-gen' as const),
+    maxGenerations: opts.maxGenerations,
+  };
+}
+
 /**
  * Under `full`, puzzles the lanes kernel cannot hold (lines past 31 cells) go to the GPU's rounds solver or to the
  * CPU solver's threads (`--long-lines`). `auto` takes the threads on a CPU-emulated adapter (SwiftShader) where
@@ -245,22 +257,15 @@ async function solve(ctx: GpuContext, puzzles: Nonogram[], opts: SolveOptions): 
   const progress = opts.progress && (() => opts.progress!(++done, puzzles.length));
   const cpuSide = solveOnCpu(puzzles, onCpu, { ...opts, progress }, deadline, out, (p) => cpuReason(p, longOnCpu)!);
   // compiled by prepare() when the CLI runs (it times compilation apart); from the cache then
-  const method = opts.method === 'line' ? 'line' : 'full';
-  const lanes = lanesOption(opts);
-  const search = searchOption(opts.options);
-  await compileNonogramRules(ctx, gpu, { method, lanes, search });
-  const mode = opts.options.mode === 'one-gen' ? 'one-gen' : 'multi-gen';
+  const rules = rulesOf(opts);
+  await compileNonogramRules(ctx, gpu, rules);
+  // (`--lanes off`: the rounds solver for every puzzle, probe copies in a batch, the host deciding each round)
   const res = await solveNonograms(ctx, gpu, {
-    method,
-    mode,
+    ...rules,
     timeoutMs: opts.timeoutMs,
     signal: opts.signal,
-    maxGenerations: opts.maxGenerations,
     // --max-solutions 1: stop at the first solution, as tournament solvers do (`unique: false`: not proven)
     maxSolutions: maxSolutionsOption(opts.options),
-    // `--lanes off`: the rounds solver for every puzzle (probe copies in a batch, the host deciding each round)
-    lanes,
-    search,
     progress,
     onResult: opts.onResult && ((k, r) => opts.onResult!(onGpu[k], toResult(r))),
   });
@@ -315,6 +320,7 @@ export const nonogram: PuzzleKind<Nonogram> = {
   name: 'nonogram',
   methods: ['full', 'line', 'cpu'],
   defaultMethod: 'full',
+  methodsWithoutGenerations: ['cpu'],
   // a TAAI-sized batch runs for minutes: Ctrl-C stops it after the rounds in flight, with what was answered
   interruptible: true,
   solveOptions: [
@@ -348,7 +354,7 @@ export const nonogram: PuzzleKind<Nonogram> = {
     const longOnCpu = longLinesOnCpu(ctx, opts);
     const gpu = puzzles.filter((p) => !cpuReason(p, longOnCpu));
     if (gpu.length === 0) return false;
-    await compileNonogramRules(ctx, gpu, { method: opts.method === 'line' ? 'line' : 'full', lanes: lanesOption(opts), search: searchOption(opts.options) });
+    await compileNonogramRules(ctx, gpu, rulesOf(opts));
   },
   solve,
   verify,

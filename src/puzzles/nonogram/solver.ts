@@ -191,7 +191,7 @@ export const emptyStats = (): NonogramRunStats => ({ dispatches: 0, readbacks: 0
 const roundsMode = (mode: Mode | undefined): Mode => mode ?? 'multi-gen';
 
 /** The pipelines these puzzles need, compiled (or taken from the device's cache). */
-export async function compileNonogramRules(ctx: GpuContext, puzzles: Nonogram[], opts: Pick<NonogramSolveOptions, 'method' | 'lanes' | 'search' | 'mode'> = {}): Promise<void> {
+export async function compileNonogramRules(ctx: GpuContext, puzzles: Nonogram[], opts: Pick<NonogramSolveOptions, 'method' | 'lanes' | 'search' | 'mode' | 'maxGenerations'> = {}): Promise<void> {
   // `full` puts what fits on the lanes kernels; the rounds solver's pipelines then only for the rest (a puzzle the
   // lanes hand back compiles them when it needs them)
   const onLanes = (opts.method ?? 'full') === 'full' && opts.lanes !== false;
@@ -202,7 +202,9 @@ export async function compileNonogramRules(ctx: GpuContext, puzzles: Nonogram[],
     if (search === 'cdcl' || search === 'race') await nonogramCdclPipeline(ctx);
   }
   const rounds = onLanes ? puzzles.filter((p) => !laneTakes(p)) : puzzles;
-  for (const k of new Set(rounds.map(lineWordsFor))) (await Batch.create(ctx, nonogramRule(k), { modes: [roundsMode(opts.mode)] })).destroy();
+  // a cap ends a multi-gen run with single generations (the engine's last chunk), so it needs one-gen too
+  const modes = [...new Set([roundsMode(opts.mode), ...(opts.maxGenerations !== undefined ? (['one-gen'] as const) : [])])];
+  for (const k of new Set(rounds.map(lineWordsFor))) (await Batch.create(ctx, nonogramRule(k), { modes })).destroy();
 }
 
 /**
