@@ -12,6 +12,7 @@ import { garbageSpare, skipGpu, withDevice } from './gpu.ts';
 import { randomPicture, rng } from './nonogram.helpers.ts';
 import { generateRandom } from '../src/puzzles/nonogram/generate.ts';
 import { nonogram } from '../src/puzzles/nonogram/index.ts';
+import type { SolveOptions } from '../src/puzzles/types.ts';
 
 const sizes: [number, number][] = [
   [1, 1],
@@ -408,7 +409,8 @@ describe.skipIf(skipGpu)('nonogram lanes kernel (one puzzle per invocation) = so
 
   it('prepare() compiles every pipeline a solve runs: with --max-generations (a multi-gen run ends with single generations) and --mode one-gen, none is compiled inside the solve, so `ms` leaves compilation out', async () => {
     const ps = Array.from({ length: 3 }, (_, i) => randomPicture(32, 32, 300 + i, 60));
-    for (const opts of [{ method: 'full', maxGenerations: 3, options: {} }, { method: 'line', maxGenerations: 50, options: {} }, { method: 'line', options: { mode: 'one-gen' } }]) {
+    const cases: SolveOptions[] = [{ method: 'full', maxGenerations: 3, options: {} }, { method: 'line', maxGenerations: 50, options: {} }, { method: 'line', options: { mode: 'one-gen' } }];
+    for (const opts of cases) {
       await withDevice(async (ctx) => {
         const solveOpts = { ...opts };
         await nonogram.prepare!(ctx, ps, solveOpts);

@@ -6,6 +6,7 @@ import { encodeGameId, encodeUrlBody, formatGrid, formatRecord, parseSudoku } fr
 import { rng } from '../src/puzzles/random.ts';
 import { emptyPuzzle, formatGenerated, generate, grade, randomPuzzle } from '../src/puzzles/sudoku/generate.ts';
 import { caRun, gridString, solveCpu, topology, verify } from '../src/puzzles/sudoku/reference.ts';
+import { solutionString } from '../src/puzzles/sudoku/solver.ts';
 
 const DATA = new URL('../../shared/data/sudoku/', import.meta.url).pathname;
 const haveData = existsSync(DATA);
@@ -247,6 +248,22 @@ describe('sudoku codec', () => {
     const g = generate({ n: 6, boxW: 2, boxH: 3, diagonal: false, givens: new Uint8Array(36) }, 14, 3);
     expect(formatGenerated(g, 3).split('\n')[0]).toContain('boxes 2x3 (solve with --box 2x3)');
     expect(formatGenerated(generate(emptyPuzzle(9), 30, 3), 3).split('\n')[0]).not.toContain('boxes');
+  });
+
+  it("reads hexadoku (a 16x16 in 0-F with '.' blanks: its 0 is a value) on one line or drawn, and writes its answers in 0-F", () => {
+    const hexRows = ['.62......E.4.0..', '..E7....2.9B....', 'A9.....3..5647..', '.....DB9..71.C2.', '..A...7.B3.5..40', '7.......C....B6.', 'C.859.2.41...E..', '.E01..5.....2.9.', '.1.0.....F..D85.', '..4...C8.B.DE6.F', '.DB....5.......1', 'E3..D.6F.4...2..', '.B3.47..95C.....', '..5EF1..7.....8A', '....A5.B....79..', '..1.3.8......DF.'];
+    for (const text of [hexRows.join(''), hexRows.join('\n')]) {
+      const p = parseSudoku(text, 'hex')[0].puzzle!;
+      expect([p.n, p.io?.hex, p.givens[2]]).toEqual([16, true, 3]);
+      const solved = solveCpu(p, 2);
+      expect(solved.solutions.length).toBe(1);
+      const answer = formatGrid(p, solved.solutions[0]);
+      expect(answer.replace(/\n/g, '')).toMatch(/^[0-9A-F]{256}$/);
+      expect(answer.replace(/\n/g, '')).toContain('0');
+      expect(verify(p, solutionString(p, solved.solutions[0]))).toBe(true);
+      // the same digits with 1-9A-G, where 0 is a blank, stay the usual alphabet
+      expect(parseSudoku(text.replace(/\./g, '0'), 'plain')[0].puzzle?.io?.hex).toBeFalsy();
+    }
   });
 
   it('a grid past 32x32 is refused where it is read (a 36x36 of dots hung the solver)', () => {

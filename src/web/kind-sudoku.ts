@@ -48,7 +48,7 @@ function loaded(p: SudokuPuzzle, title: string, method: string): LoadedPuzzle {
       kind: 'sudoku',
       method: 'full',
       puzzle: p,
-      input: (solution) => caInput(p, Uint32Array.from(solution, (ch) => 1 << (valueOf(ch) - 1)), RULES_ALL, cells * p.n + 2, rounds),
+      input: (solution) => caInput(p, Uint32Array.from(solution, (ch) => 1 << (valueOf(ch, p.io?.hex) - 1)), RULES_ALL, cells * p.n + 2, rounds),
     },
     judge(outcome, state) {
       const masks = state.subarray(0, cells);

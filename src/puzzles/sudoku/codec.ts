@@ -281,13 +281,14 @@ function readGrid(lines: string[], i: number, opts: ParseOptions): { puzzle: Sud
   const givens = new Uint8Array(n * n);
   let blank: string | undefined;
   let lower: boolean | undefined;
+  const hex = !rows.some((x) => x.row.numeric) && isHex(n, rows.flatMap((x) => x.row.cells.map((c) => c.text)));
   rows.forEach(({ row, line }, r) => {
     row.cells.forEach(({ text, col }, c) => {
-      if (text === '.' || text === '0' || text === '00' || text === '_') {
+      if (text === '.' || (!hex && (text === '0' || text === '00')) || text === '_') {
         blank ??= text[0];
         return;
       }
-      const v = row.numeric ? Number(text) : valueOf(text);
+      const v = row.numeric ? Number(text) : valueOf(text, hex);
       if (v < 1 || v > n) throw new ParseError(`'${text}' is not a value of a ${n}x${n} sudoku (${row.numeric ? `1-${n}` : alphabetText(n)}, '.', '0' or '_' blank)`, col, line, j);
       if (v > 9 && !row.numeric) lower ??= text >= 'a';
       givens[r * n + c] = v;
@@ -310,6 +311,7 @@ function readGrid(lines: string[], i: number, opts: ParseOptions): { puzzle: Sud
         bars: style.groups.length > 0,
         rules: rulesAt.some((k) => k > 0 && k < n),
         numeric: rows.some((x) => x.row.numeric),
+        hex,
         edges: style.edges,
         frame: rulesAt.includes(0),
       },
@@ -346,7 +348,7 @@ function drawnBox(n: number, rows: { row: DrawnRow; line: number; raw: string }[
 /** A grid drawn in the style it came in: its title, then its rows (bars between boxes, rules between bands). */
 function drawGrid(p: SudokuPuzzle, values: ArrayLike<number>, io: SudokuIo): string {
   const blank = io.blank ?? '.';
-  const symbols = gridString(values, blank, io.lower ?? false);
+  const symbols = gridString(values, blank, io.lower ?? false, io.hex);
   const width = io.numeric ? String(p.n).length : 1;
   const cell = (i: number) => (io.numeric ? (values[i] ? String(values[i]) : blank) : symbols[i]).padStart(width);
   const sep = io.spaced ? ' ' : '';
@@ -384,13 +386,14 @@ function parseLine(line: string, col0: number, opts: ParseOptions): SudokuPuzzle
   const givens = new Uint8Array(cells);
   let blank: string | undefined;
   let lower: boolean | undefined;
+  const hex = isHex(n, Array.from(line));
   for (let i = 0; i < cells; i++) {
     const ch = line[i];
-    if (ch === '.' || ch === '0') {
+    if (ch === '.' || (ch === '0' && !hex)) {
       blank ??= ch;
       continue;
     }
-    const v = valueOf(ch);
+    const v = valueOf(ch, hex);
     if (v < 1 || v > n) {
       throw new ParseError(`'${ch}' is not a symbol of a ${n}x${n} sudoku (${alphabetText(n)}, '.' or '0' blank)`, col0 + i);
     }
@@ -403,9 +406,12 @@ function parseLine(line: string, col0: number, opts: ParseOptions): SudokuPuzzle
     boxH: box.boxH,
     diagonal: !!opts.diagonal,
     givens,
-    io: { form: 'line', blank: blank ?? '.', lower: lower ?? false },
+    io: { form: 'line', blank: blank ?? '.', lower: lower ?? false, hex },
   };
 }
+
+/** A 16x16 in hexadoku's 0-F: it holds both `0` and `.`, so `0` is no blank, and nothing past F. */
+const isHex = (n: number, symbols: string[]) => n === 16 && symbols.includes('0') && symbols.includes('.') && !symbols.some((c) => /^[g-z]$/i.test(c));
 
 function alphabetText(n: number): string {
   if (n <= 9) return `1-${n}`;
@@ -646,7 +652,7 @@ export function formatGrid(p: SudokuPuzzle, values: ArrayLike<number>): string {
       return fields.join('\t');
     }
     default:
-      return gridString(values, io.blank ?? '.', io.lower ?? false);
+      return gridString(values, io.blank ?? '.', io.lower ?? false, io.hex);
   }
 }
 
@@ -658,23 +664,24 @@ export function stppcString(values: ArrayLike<number>): string {
 }
 
 /** Parses a solution string in any of our alphabets (digits, letters either case) into values. */
-export function solutionValues(s: string): Uint8Array {
-  return Uint8Array.from(s, valueOf);
+export function solutionValues(s: string, hex = false): Uint8Array {
+  return Uint8Array.from(s, (ch) => valueOf(ch, hex));
 }
 
 export function formatRecord(record: PuzzleRecord<SudokuPuzzle>, result: SolveResult): string {
   const p = record.puzzle;
   if (!p) return `# ${record.error ?? `${record.file}:${record.line}: error`}`;
-  const solution = result.solution ? solutionValues(result.solution) : undefined;
+  const hex = p.io?.hex ?? false;
+  const solution = result.solution ? solutionValues(result.solution, hex) : undefined;
   if (result.status === 'solved' && solution) return formatGrid(p, solution) + (p.io?.form === 'grid' ? '\n' : '');
   const why = `${result.status}${result.reason ? ` (${result.reason})` : ''}`;
   const partial = (result.extra?.partial as string | undefined) ?? undefined;
-  const shown = solution ?? (partial ? solutionValues(partial) : p.givens);
+  const shown = solution ?? (partial ? solutionValues(partial, hex) : p.givens);
   // drawn grids are set apart by a blank line, as they are read
   const apart = p.io?.form === 'grid' ? '\n\n' : '\n';
   // a .tsv row without an answer stays as it was read: its solution column is no place for clues or a partial grid
   const drawn = !solution && p.io?.form === 'tsv' ? (p.io.fields ?? []).join('\t') : formatGrid(p, shown);
   let out = `# ${record.file}:${record.line}: ${why}\n${drawn}`;
-  if (result.status === 'multiple' && result.solution2) out += `${apart}${formatGrid(p, solutionValues(result.solution2))}`;
+  if (result.status === 'multiple' && result.solution2) out += `${apart}${formatGrid(p, solutionValues(result.solution2, hex))}`;
   return out + (apart === '\n' ? '' : '\n');
 }

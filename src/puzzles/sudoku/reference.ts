@@ -21,9 +21,11 @@ export interface SudokuPuzzle {
 
 export interface SudokuIo {
   form: 'line' | 'grid' | 'gameid' | 'tsv' | 'url';
-  /** line and grid forms: the blank character used ('.' or '0'); lower-case letters for values past 9 */
+  /** line and grid forms: the blank character used ('.' or '0'); lower-case letters for values past 9; a 16x16 in
+   * hexadoku's 0-F (HEX_SYMBOLS) */
   blank?: string;
   lower?: boolean;
+  hex?: boolean;
   /** grid form: its title line, cells apart, bars between boxes, rule lines between bands, cells as numbers, bars at
    * both ends of a row, rule lines above and below the grid */
   title?: string;
@@ -413,7 +415,11 @@ function search(t: Topology, m: Uint32Array, limit: number, out: CpuSolve, order
 /** Symbols for values 1..n: 1-9 then A-Z then a-z (values past 9 are letters). */
 export const SYMBOLS = '123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
-export function valueOf(ch: string): number {
+/** Hexadoku's symbols: a 16x16 written 0-F for the values 1-16 (as Elektor prints it; `.` is its blank) */
+export const HEX_SYMBOLS = '0123456789ABCDEF';
+
+export function valueOf(ch: string, hex = false): number {
+  if (hex) return HEX_SYMBOLS.indexOf(ch.toUpperCase()) + 1;
   if (ch >= '1' && ch <= '9') return ch.charCodeAt(0) - 48;
   const u = ch.toUpperCase();
   if (u >= 'A' && u <= 'Z') return u.charCodeAt(0) - 55;
@@ -425,9 +431,10 @@ export function symbolOf(v: number, lower = false): string {
   return lower ? s.toLowerCase() : s;
 }
 
-export function gridString(values: ArrayLike<number>, blank = '.', lower = false): string {
+export function gridString(values: ArrayLike<number>, blank = '.', lower = false, hex = false): string {
   const codes = new Array<number>(values.length);
-  const symbols = lower ? SYMBOLS.toLowerCase() : SYMBOLS;
+  const alphabet = hex ? HEX_SYMBOLS : SYMBOLS;
+  const symbols = lower ? alphabet.toLowerCase() : alphabet;
   const blankCode = blank.charCodeAt(0);
   for (let i = 0; i < values.length; i++) codes[i] = values[i] ? (symbols.charCodeAt(values[i] - 1) || 63) : blankCode;
   return String.fromCharCode(...codes);
@@ -443,7 +450,7 @@ export function verify(p: SudokuPuzzle, solution: string): boolean {
   if (solution.length !== t.cells) return false;
   const v = new Uint8Array(t.cells);
   for (let i = 0; i < t.cells; i++) {
-    v[i] = valueOf(solution[i]);
+    v[i] = valueOf(solution[i], p.io?.hex);
     if (v[i] < 1 || v[i] > p.n) return false;
     if (p.givens[i] && p.givens[i] !== v[i]) return false;
   }

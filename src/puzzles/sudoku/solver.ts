@@ -49,7 +49,7 @@ export const sudokuRoundsRule: Rule = {
 export function solutionString(p: SudokuPuzzle, values: ArrayLike<number>): string {
   const form = p.io?.form;
   if (form === 'gameid' || form === 'tsv') return stppcString(values);
-  return gridString(values, p.io?.blank ?? '.', p.io?.lower ?? false);
+  return gridString(values, p.io?.blank ?? '.', p.io?.lower ?? false, p.io?.hex);
 }
 
 /** A generation cap no run of the automaton reaches: every changing generation removes a candidate. */
