@@ -287,6 +287,17 @@ describe('cellsolve gen/solve nonogram', () => {
     expect(one.stdout).not.toContain('====');
   });
 
+  it('--out x.nonpack is written in .non form, which the .nonpack reader takes back', () => {
+    const dir = tempDir('nonogram-');
+    const out = join(dir, 'all.nonpack');
+    const r = cli(['solve', 'nonogram', '--method', 'cpu', '--out', out, `${S}heart.non`, `${S}two-ways.json`]);
+    expect(r.status, r.stderr).toBe(1);
+    // it was the '#'/'.' grid text, every record of it an error when read back
+    const back = parseNonograms(readFileSync(out), out);
+    expect(back.map((x) => x.error)).toEqual([undefined, undefined]);
+    expect(back[0].expected).toMatch(/^[01]+$/);
+  });
+
   it('unreadable inputs are usage errors naming the file (exit 2), and a folder skips its notes', () => {
     const dir = tempDir('nonogram-');
     const missing = cli(['solve', 'nonogram', '--solutions', join(dir, 'none.txt'), `${S}heart.non`]);

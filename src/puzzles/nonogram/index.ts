@@ -295,7 +295,7 @@ function format(record: PuzzleRecord<Nonogram>, result: SolveResult, outFile?: s
     ? result.status === 'multiple' ? `# ${where}: multiple solutions, two of them:\n` : ''
     : `# ${where}: ${result.status}${result.reason ? ` (${result.reason})` : ''}\n`;
   const partial = result.extra?.partial as string | undefined;
-  if (record.form === 'non' || (outFile && /\.non$/i.test(outFile))) {
+  if (record.form === 'non' || (outFile && /\.non(pack)?$/i.test(outFile))) {
     const notes = result.solution2
       ? `# ${where}: multiple solutions, the goal below and\n# goal "${result.solution2}"\n`
       : head + (partial ? commented(partialGrid(partial, p.width)) : '');
