@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../src/cli/args.ts';
 import { flagsOf } from '../src/cli/options.ts';
 import { kinds } from '../src/puzzles/registry.ts';
+import { tempDir } from './cli.helpers.ts';
 import { skipGpu } from './gpu.ts';
 
 const cli = (args: string[], input?: string) =>
@@ -66,6 +68,26 @@ describe('cellsolve command line', () => {
       expect(r.stderr, args.join(' ')).toContain(`cellsolve: ${message}`);
       expect(r.stderr, args.join(' ')).not.toMatch(/pipelines ready|cannot read/);
     }
+  });
+
+  it('an --out naming a folder, or a file in a folder that is missing, is refused before any work (solve and gen)', () => {
+    const dir = tempDir('cli-');
+    const cases: [string[], string][] = [
+      // EISDIR came after the whole solve, its answers lost
+      [['solve', 'nonogram', '--timeout', '5', '--out', dir, 'samples/nonogram/heart.non'], `cannot write --out ${dir}: it is a folder`],
+      [['solve', 'maze', '--out', join(dir, 'none', 'x.txt'), 'samples/maze/none.txt'], `cannot write --out ${join(dir, 'none', 'x.txt')}: no folder ${join(dir, 'none')}`],
+      [['gen', 'nonogram', '--size', '10', '--seed', '1', '--out', dir], `cannot write --out ${dir}: it is a folder`],
+      // a picture's name for text was refused after generating
+      [['gen', 'nonogram', '--size', '10', '--seed', '1', '--out', join(dir, 'x.png')], `gen nonogram writes text: --out ${join(dir, 'x.png')} would hold text`],
+      [['gen', 'binary', '--size', '6', '--seed', '1', '--out', join(dir, 'x.png')], `gen binary writes text: --out ${join(dir, 'x.png')} would hold text`],
+    ];
+    for (const [args, message] of cases) {
+      const r = cli(args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toContain(`cellsolve: ${message}`);
+      expect(r.stderr, args.join(' ')).not.toMatch(/pipelines ready|cannot read|seed 1:/);
+    }
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('an input with no puzzle says so on stderr and exits 0', () => {

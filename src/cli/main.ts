@@ -77,6 +77,10 @@ async function genCommand(kind: PuzzleKind, args: Args): Promise<number> {
   const [width, height] = sizeOption(args.options, [0, 0]);
   const out = typeof args.options.out === 'string' ? args.options.out : undefined;
   if (out !== undefined) checkWritable(out);
+  // before generating: a picture's name for text was refused only after a long generation
+  if (out !== undefined && !kind.genPictures && /\.png$/i.test(out)) {
+    throw new UsageError(`gen ${kind.name} writes text: --out ${out} would hold text, not a picture (name a text file)`);
+  }
   const bar = progressBar(`generating ${kind.name}`);
   let text: string | Uint8Array;
   try {
@@ -91,9 +95,6 @@ async function genCommand(kind: PuzzleKind, args: Args): Promise<number> {
     });
   } finally {
     bar.done();
-  }
-  if (out !== undefined && typeof text === 'string' && /\.png$/i.test(out)) {
-    throw new UsageError(`gen ${kind.name} writes text: --out ${out} would hold text, not a picture (name a text file)`);
   }
   if (out !== undefined) writeOut(out, text);
   else process.stdout.write(text);

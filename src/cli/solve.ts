@@ -202,13 +202,17 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | und
   });
 }
 
-/** Refuses an --out path that cannot be written before any work is done (not after a long solve). */
+/** Refuses an --out path that cannot be written before any work is done (not after a long solve): a folder, a file
+ * that is not writable, a folder that is missing or not writable. */
 export function checkWritable(file: string): void {
+  const refuse = (why: string) => new UsageError(`cannot write --out ${file}: ${why}`);
+  const st = statSync(file, { throwIfNoEntry: false });
+  if (st?.isDirectory()) throw refuse('it is a folder');
   const dir = dirname(resolve(file));
   try {
-    accessSync(dir, constants.W_OK);
+    accessSync(st ? file : dir, constants.W_OK);
   } catch {
-    throw new UsageError(`cannot write --out ${file}: ${existsSync(dir) ? 'its folder is not writable' : `no folder ${dir}`}`);
+    throw refuse(st ? 'it is not writable' : existsSync(dir) ? 'its folder is not writable' : `no folder ${dir}`);
   }
 }
 

@@ -194,6 +194,8 @@ export const mazeKind: PuzzleKind<Maze> = {
     return formatPng(maze, result.solution !== undefined ? movesToPath(maze, result.solution) : null);
   },
 
+  genPictures: true,
+
   generate(opts: GenerateOptions): string | Uint8Array {
     const width = opts.width || 31;
     const height = opts.height || width;
