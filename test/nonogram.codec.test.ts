@@ -288,7 +288,7 @@ describe('nonogram clue errors name line and column', () => {
     const one = (text: string) => parse(text, 'p.xml').map((r) => r.error ?? 'ok');
     const good = pbnPuzzle(dancer, dancerGoal);
     expect(one(pbnSet(good.replace('<count>7</count>', '<count>seven</count>'), good))).toEqual(["p.xml:11:14: a <count> must hold a whole number, got 'seven'", 'ok']);
-    expect(one(pbnSet(good.replace('<count>7</count>', '<count color="red">7</count>')))).toEqual(["p.xml:11:7: a clue in colour 'red': multi-colour puzzles are not supported"]);
+    expect(one(pbnSet(good.replace('<count>7</count>', '<count color="red">7</count>')))).toEqual(["p.xml:11:7: clues in colours 'black' and 'red': multi-colour puzzles are not supported"]);
     expect(one(pbnSet(good.replace('<count>7</count>', '<count>70</count>')))[0]).toMatch(/^p\.xml:11:1: column 3: clue 70 needs 70 cells but the column has 10$/);
     expect(one(pbnSet(good.replace('</line>', '</lines>')))).toEqual(['p.xml:9:39: </lines> closes <line> (line 9)']);
     expect(one(pbnSet(good.replace('</puzzle>', '')))).toEqual(['p.xml:42:1: </puzzleset> closes <puzzle> (line 4)']);
@@ -298,7 +298,36 @@ describe('nonogram clue errors name line and column', () => {
     expect(one('<puzzleset>\n</puzzleset>\n')).toEqual(['p.xml:1:1: no <puzzle> element in this XML']);
     // an error record's line is where its puzzle starts
     expect(parse(pbnSet(good, good.replace('</puzzle>', '')), 'p.xml').map((r) => r.line)).toEqual([4, 42]);
-    expect(one(pbnSet(good.replace('<title>', '<title>a < b')))).toEqual(["p.xml:5:10: a '<' that opens no tag"]);
+    // a lexical error keeps the puzzles closed before it (and names itself as the last record)
+    expect(one(pbnSet(good, good.replace('<title>', '<title>a < b')))).toEqual(['ok', "p.xml:43:10: a '<' that opens no tag (a tag's name and quoted attributes, or &lt; in text)"]);
+    expect(one(pbnSet(good, `<!-- ${good}`))).toEqual(['ok', 'p.xml:42:1: a comment that is never closed (no -->)']);
+    // a character reference past Unicode stays as written (it crashed the call, exit 3); CDATA reads as text
+    const odd = parse(pbnSet(good.replace('<title>Dancer</title>', '<title>&#x110000; <![CDATA[a<b]]></title>')), 'p.xml')[0];
+    expect([odd.error, odd.puzzle?.title]).toEqual([undefined, '&#x110000; a<b']);
+    // an exporter that names the ink on every count (number-loom: defaultcolor="white", count color="black")
+    const named = good.replace('defaultcolor="black"', 'defaultcolor="white"').replace(/<count>/g, '<count color="black">');
+    expect(parse(pbnSet(named), 'p.xml').map((r) => r.error ?? r.expected)).toEqual([dancerGoal]);
+    // a comment first is still XML by its content
+    expect(parse(`<!-- exported -->\n${pbnSet(good)}`, 'p.txt').map((r) => r.error ?? r.form)).toEqual(['xml']);
+  });
+
+  it("a multi-line JSON object's record is its first line; a #/. picture under a '# ...' comment is a picture", () => {
+    const pretty = `[\n  {\n    "rows": [[1], [1]],\n    "columns": [[2], []]\n  },\n  {\n    "rows": [[1], [3]],\n    "columns": [[1], [1]]\n  }\n]\n`;
+    expect(parse(pretty, 'p.json').map((r) => [r.line, r.error])).toEqual([
+      [2, undefined],
+      [6, 'p.json:7:19: row 2: clue 3 needs 3 cells but the row has 2'],
+    ]);
+    const frame = parse('# a frame\n#####\n#...#\n#####\n', 'frame.txt');
+    expect(frame.map((r) => [r.form, r.puzzle?.width, r.puzzle?.height])).toEqual([['grid', 5, 3]]);
+    // a .nin under a '#####' banner stays a .nin
+    expect(parse(`#####\n5 10\n${dancer.rows.map((r) => r.join(' ')).join('\n')}\n${dancer.columns.map((r) => r.join(' ')).join('\n')}\n`, 'b.txt')[0].form).toBe('nin');
+  });
+
+  it('.non: a record starts at its first key, not a comment above it; a title of several lines is written on one', () => {
+    expect(parse(`# a pack\n${formatNon(dancer)}`, 'c.non')[0].line).toBe(2);
+    const titled = formatNon({ ...dancer, title: 'two\n lines "quoted"' });
+    expect(titled.split('\n')[0]).toBe('title "two lines "quoted""');
+    expect(parse(titled, 't.non')[0].puzzle?.title).toBe('two lines "quoted"');
   });
 
   it('a bad record does not stop the next one', () => {

@@ -125,7 +125,7 @@ export const nonogramViewer: ViewerKind = {
     if (/\.(non|nonpack|nin|pbn)$/i.test(fileName)) return true;
     const text = new TextDecoder().decode(bytes.subarray(0, 4096));
     // webpbn XML: a <puzzleset> or <puzzle type="grid"> near the start
-    return /^\s*\d+x\d+:[\d./]+/m.test(text) || /^(width|height|rows|columns)\b/m.test(text) || /<(puzzleset|puzzle\s+type="grid")\b/.test(text);
+    return /^\s*\d+x\d+:[\d./]+/m.test(text) || /^(width|height|rows|columns)\b/m.test(text) || /<puzzleset\b|<puzzle\s[^>]*type=["']grid["']/.test(text);
   },
   load(bytes, fileName, _method, index) {
     const { puzzle, title, count: puzzlesInInput } = nthPuzzle(parseAsCli('nonogram', bytes, fileName, () => parseNonograms(bytes, fileName)), fileName, 'nonogram', index);

@@ -65,10 +65,12 @@ export function detectForm(bytes: Uint8Array, file: string, forced?: string): No
   if (ext === 'json' || ext === 'jsonl') return 'json';
   if (ext === 'xml' || ext === 'pbn') return 'xml';
   const text = decoder.decode(bytes.subarray(0, 4096)).replace(/^\uFEFF/, '');
-  if (/^\s*<(\?xml|!DOCTYPE|puzzleset|puzzle)\b/i.test(text)) return 'xml';
+  if (/^\s*<(\?xml|!DOCTYPE|puzzleset|puzzle)\b/i.test(text) || (/^\s*<!--/.test(text) && /<puzzle(set)?\b/i.test(text))) return 'xml';
   const lines = toLines(text).filter((l) => l.text.trim() !== '');
-  // a picture whose rows all start with a filled cell is not a file of comments
-  if (lines.length && lines.slice(0, -1).concat(bytes.length <= 4096 ? lines.slice(-1) : []).every((l) => /^[#.]+$/.test(l.text.trim()))) return 'grid';
+  // a picture whose rows all start with a filled cell is not a file of comments: its comments are the '#' lines with
+  // anything but cells in them ('# a frame'), and every other line is a row of cells
+  const rows = lines.filter((l) => !(l.text.trimStart().startsWith('#') && !/^[#.]+$/.test(l.text.trim())));
+  if (rows.length && rows.slice(0, -1).concat(bytes.length <= 4096 ? rows.slice(-1) : []).every((l) => /^[#.]+$/.test(l.text.trim()))) return 'grid';
   const first = lines.find((l) => !l.text.trimStart().startsWith('#'));
   const t = first?.text.trim() ?? '';
   // only tournament files have `$k` headers (one that lost its first header is still one: its reader says so)
@@ -239,7 +241,8 @@ function parseNon(text: string, file: string): PuzzleRecord<Nonogram>[] {
   return chunks
     .filter((c) => c.some((l) => l.text.trim() !== '' && !l.text.trimStart().startsWith('#')))
     .map((chunk) => {
-      const start = chunk.find((l) => l.text.trim() !== '')!.no;
+      // its line is its first key's, not a comment's above it
+      const start = chunk.find((l) => l.text.trim() !== '' && !l.text.trimStart().startsWith('#'))!.no;
       return record(file, start, 'non', () => readNon(chunk, start));
     });
 }
@@ -329,8 +332,22 @@ interface XmlTag {
 }
 
 const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", copy: '\u00a9' };
+/** Text content or an attribute's value: CDATA sections as they are, entities decoded (a character reference past
+ * Unicode, which XML forbids, stays as written rather than crashing the reader). */
 const xmlText = (raw: string) =>
-  raw.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (all, e: string) => (e[0] === '#' ? String.fromCodePoint(e[1].toLowerCase() === 'x' ? parseInt(e.slice(2), 16) : Number(e.slice(1))) : XML_ENTITIES[e.toLowerCase()] ?? all)).trim();
+  raw
+    .split(/(<!\[CDATA\[[\s\S]*?\]\]>)/)
+    .map((part) =>
+      part.startsWith('<![CDATA[')
+        ? part.slice(9, -3)
+        : part.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (all, e: string) => {
+            if (e[0] !== '#') return XML_ENTITIES[e.toLowerCase()] ?? all;
+            const code = e[1].toLowerCase() === 'x' ? parseInt(e.slice(2), 16) : Number(e.slice(1));
+            return code >= 1 && code <= 0x10ffff ? String.fromCodePoint(code) : all;
+          }),
+    )
+    .join('')
+    .trim();
 
 function parseXml(text: string, file: string): PuzzleRecord<Nonogram>[] {
   const lineStarts = [0];
@@ -349,19 +366,23 @@ function parseXml(text: string, file: string): PuzzleRecord<Nonogram>[] {
     const at = placeOf(offset);
     throw new ClueError(message, at.line, at.column);
   };
-  // the tags, in order; comments, declarations and CDATA are skipped
+  // the tags, in order; comments, declarations and CDATA are skipped. A lexical error ends the tags there: the
+  // puzzles closed before it are still read, and the error is the last record
   const tags: XmlTag[] = [];
+  let lexical: ClueError | undefined;
   try {
-    const re = /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<![^>]*>|<\?[\s\S]*?\?>|<(\/?)([A-Za-z_][\w.:-]*)((?:\s+[\w.:-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>|</g;
+    const re = /<!--[\s\S]*?-->|<!--|<!\[CDATA\[[\s\S]*?\]\]>|<![^>]*>|<\?[\s\S]*?\?>|<(\/?)([A-Za-z_][\w.:-]*)((?:\s+[\w.:-]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>|</g;
     for (let m = re.exec(text); m; m = re.exec(text)) {
-      if (m[0] === '<') fail(`a '<' that opens no tag`, m.index);
+      if (m[0] === '<') fail(`a '<' that opens no tag (a tag's name and quoted attributes, or &lt; in text)`, m.index);
+      if (m[0] === '<!--') fail('a comment that is never closed (no -->)', m.index);
       if (!m[2]) continue;
       const attrs: Record<string, string> = {};
-      for (const a of m[3].matchAll(/([\w.:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) attrs[a[1]] = xmlText(a[2] ?? a[3]);
+      for (const a of m[3].matchAll(/([\w.:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) attrs[a[1].toLowerCase()] = xmlText(a[2] ?? a[3]);
       tags.push({ name: m[2].toLowerCase(), close: m[1] === '/', selfClose: m[4] === '/', attrs, at: m.index, end: m.index + m[0].length });
     }
   } catch (e) {
-    return [errorRecord(file, e)];
+    if (!(e instanceof ClueError)) throw e;
+    lexical = e;
   }
   const records: PuzzleRecord<Nonogram>[] = [];
   // the element path, to check that every tag is closed where it should be
@@ -393,7 +414,9 @@ function parseXml(text: string, file: string): PuzzleRecord<Nonogram>[] {
     }
     if (!t.selfClose) open.push(t);
   }
-  if (open.length) {
+  if (lexical) {
+    records.push(errorRecord(file, lexical, puzzleAt >= 0 ? placeOf(tags[puzzleAt].at).line : undefined));
+  } else if (open.length) {
     const top = open[open.length - 1];
     const where = placeOf(top.at);
     records.push(errorRecord(file, new ClueError(`<${top.name}> is never closed`, where.line, where.column), puzzleAt >= 0 ? placeOf(tags[puzzleAt].at).line : undefined));
@@ -409,8 +432,10 @@ function readXmlPuzzle(text: string, tags: XmlTag[], placeOf: (offset: number) =
   const type = head.attrs.type ?? 'grid';
   if (type !== 'grid') fail(`a puzzle of type '${quote(type)}' (only type="grid" puzzles are nonograms)`, head.at);
   const background = head.attrs.backgroundcolor ?? 'white';
-  const ink = head.attrs.defaultcolor ?? 'black';
-  const chars = new Map<string, string>([[background, '.'], [ink, 'X']]);
+  const defaultInk = head.attrs.defaultcolor ?? 'black';
+  // the ink is the one colour the counts use (an exporter may name it on every count, over any defaultcolor)
+  let ink: string | undefined;
+  const chars = new Map<string, string>([[background, '.'], [defaultInk, 'X']]);
   const clues: Record<'rows' | 'columns', number[][] | undefined> = { rows: undefined, columns: undefined };
   const places: Places = { rows: [], columns: [], start: placeOf(head.at) };
   let title: string | undefined;
@@ -453,8 +478,9 @@ function readXmlPuzzle(text: string, tags: XmlTag[], placeOf: (offset: number) =
         break;
       case 'count': {
         if (!line) fail('a <count> outside <line>', t.at);
-        const colour = t.attrs.color ?? ink;
-        if (colour !== ink) fail(`a clue in colour '${quote(colour)}': multi-colour puzzles are not supported`, t.at);
+        const colour = t.attrs.color ?? defaultInk;
+        ink ??= colour;
+        if (colour !== ink) fail(`clues in colours '${quote(ink)}' and '${quote(colour)}': multi-colour puzzles are not supported`, t.at);
         const value = t.selfClose ? '' : xmlText(inner(k));
         if (!/^\d{1,9}$/.test(value)) fail(`a <count> must hold a whole number, got '${quote(value)}'`, t.end);
         if (Number(value) === 0) fail('a <count> of 0 (an empty line is a <line> with no counts)', t.end);
@@ -476,7 +502,7 @@ function readXmlPuzzle(text: string, tags: XmlTag[], placeOf: (offset: number) =
   // the image: one |...| row per grid row, a char per cell (the ink's char filled, anything else not)
   const rows = [...goal.text.matchAll(/\|([^|\n]*)\|/g)];
   if (rows.length !== puzzle.height) fail(`the solution image has ${rows.length} rows, the grid ${puzzle.height}`, goal.at);
-  const inkChar = chars.get(ink)!;
+  const inkChar = chars.get(ink ?? defaultInk) ?? 'X';
   let cells = '';
   for (const r of rows) {
     if (r[1].length !== puzzle.width) fail(`a solution image row of ${r[1].length} cells, the grid is ${puzzle.width} wide`, goal.at + r.index!);
@@ -796,9 +822,11 @@ function walkJson(text: string, onValue?: (path: (string | number)[], offset: nu
     if (!isDigit(i)) fail();
     while (isDigit(i)) i++;
   };
-  const value = (path: (string | number)[]): void => {
+  // path: null below the depth tracked (the values there are walked, not reported: reported under their parent's
+  // path, they overwrote its place, and a multi-line object's record named its last line)
+  const value = (path: (string | number)[] | null): void => {
     ws();
-    const tracked = onValue !== undefined && path.length <= depth;
+    const tracked = onValue !== undefined && path !== null && path.length <= depth;
     if (tracked) onValue(path, i);
     const c = text[i];
     if (c === '{' || c === '[') {
@@ -810,11 +838,11 @@ function walkJson(text: string, onValue?: (path: (string | number)[], offset: nu
         let key: string | number = n;
         if (c === '{') {
           ws();
-          key = string(tracked && path.length < depth);
+          key = string(tracked && path!.length < depth);
           ws();
           expect(':');
         }
-        value(tracked && path.length < depth ? [...path, key] : path);
+        value(tracked && path!.length < depth ? [...path!, key] : null);
         ws();
         if (text[i] === ',') i++;
         else return void expect(close);
@@ -1045,7 +1073,8 @@ export function formatGrid(solution: string, width: number): string {
 /** The puzzle in .non form, with `goal` when a solution is given. */
 export function formatNon(p: Nonogram, solution?: string): string {
   const lines: string[] = [];
-  if (p.title) lines.push(`title "${p.title.replace(/"/g, '&quot;')}"`);
+  // one line (a title read from XML may span several); the reader takes everything between the outer quotes
+  if (p.title) lines.push(`title "${p.title.replace(/\s+/g, ' ').trim()}"`);
   lines.push(`width ${p.width}`, `height ${p.height}`, '', 'rows', ...p.rows.map((c) => c.join(',')), '', 'columns', ...p.columns.map((c) => c.join(',')));
   if (solution) lines.push('', `goal "${solution}"`);
   return lines.join('\n') + '\n';
