@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../src/cli/args.ts';
@@ -88,6 +88,24 @@ describe('cellsolve command line', () => {
       expect(r.stderr, args.join(' ')).not.toMatch(/pipelines ready|cannot read|seed 1:/);
     }
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('a folder is read with its subfolders, in sorted order, its notes and hidden files skipped; an empty one is named', () => {
+    const dir = tempDir('cli-');
+    const puzzle = '{"rows": [[1]], "columns": [[1]]}';
+    mkdirSync(join(dir, 'b', 'c'), { recursive: true });
+    mkdirSync(join(dir, '.git'));
+    mkdirSync(join(dir, 'empty'));
+    for (const f of ['z.json', 'b/c/p.json', 'b/a.json', '.git/x.json', '.h.json']) writeFileSync(join(dir, f), puzzle);
+    writeFileSync(join(dir, 'b', 'README.md'), '# notes\nwidth 3\n');
+    const r = cli(['solve', 'nonogram', '--method', 'cpu', '--json', dir]);
+    expect(r.status, r.stderr).toBe(0);
+    // the subfolders were skipped: only z.json was read
+    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).file)).toEqual(['b/a.json', 'b/c/p.json', 'z.json'].map((f) => join(dir, f)));
+    // it said "no nonogram puzzle in " and named nothing
+    const empty = cli(['solve', 'nonogram', '--method', 'cpu', join(dir, 'empty')]);
+    expect([empty.status, empty.stdout]).toEqual([0, '']);
+    expect(empty.stderr).toContain(`cellsolve: no nonogram puzzle in ${join(dir, 'empty')} (a folder with no file in it)`);
   });
 
   it('an input with no puzzle says so on stderr and exits 0', () => {

@@ -1,6 +1,6 @@
 // `cellsolve solve KIND`: the one driver for every kind (CLI.md). Reads inputs, solves all puzzles in one call to
 // the kind (one batch, chunked by the engine where needed), verifies every solution on the CPU, prints.
-import { accessSync, constants, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { GpuContext } from '../gpu/context.ts';
 import { findKind, kinds } from '../puzzles/registry.ts';
@@ -21,13 +21,21 @@ export function kindOrUsage(name: string | undefined) {
   return kind;
 }
 
-/** Files named on the command line; a folder stands for the files in it, sorted; '-' (or none) is stdin. */
-export function readInputs(paths: string[]): { file: string; bytes: Uint8Array }[] {
+/** An input: a file's name and bytes; `from` is the command-line path it came from (a folder, or the file itself). */
+export interface Input {
+  file: string;
+  bytes: Uint8Array;
+  from: string;
+}
+
+/** Files named on the command line; a folder stands for the files in it and in its subfolders (a data set's puzzles
+ * sit in folders by source), each folder's entries sorted by name; '-' (or none) is stdin. */
+export function readInputs(paths: string[]): Input[] {
   if (paths.length === 0) paths = ['-'];
-  const out: { file: string; bytes: Uint8Array }[] = [];
+  const out: Input[] = [];
   for (const p of paths) {
     if (p === '-') {
-      out.push({ file: '-', bytes: readFileSync(0) });
+      out.push({ file: '-', bytes: readFileSync(0), from: p });
       continue;
     }
     let st;
@@ -37,15 +45,35 @@ export function readInputs(paths: string[]): { file: string; bytes: Uint8Array }
       throw new UsageError(`cannot read '${p}': no such file`);
     }
     if (st.isDirectory()) {
-      for (const name of readdirSync(p).sort()) {
-        // a data folder's notes are not puzzles
-        if (/^\.|^(readme|license|licence|copying|notice)\b|\.md$/i.test(name)) continue;
-        const f = join(p, name);
-        if (statSync(f, { throwIfNoEntry: false })?.isFile()) out.push({ file: f, bytes: readable(f) });
-      }
-    } else out.push({ file: p, bytes: readable(p) });
+      // a link back to a folder above is read once, not forever
+      const seen = new Set<string>();
+      const walk = (dir: string) => {
+        const real = realpathSync(dir);
+        if (seen.has(real)) return;
+        seen.add(real);
+        for (const name of readdirSync(dir).sort()) {
+          // a data folder's notes (and .git) are not puzzles
+          if (/^\.|^(readme|license|licence|copying|notice)\b|\.md$/i.test(name)) continue;
+          const f = join(dir, name);
+          const entry = statSync(f, { throwIfNoEntry: false });
+          if (entry?.isDirectory()) walk(f);
+          else if (entry?.isFile()) out.push({ file: f, bytes: readable(f), from: p });
+        }
+      };
+      walk(p);
+    } else out.push({ file: p, bytes: readable(p), from: p });
   }
   return out;
+}
+
+/** What an input list was, for "no puzzle in ...": its files, a folder that held none named as such. */
+function describeInputs(paths: string[], inputs: Input[]): string {
+  return (paths.length ? paths : ['-'])
+    .flatMap((p) => {
+      const files = inputs.filter((i) => i.from === p).map((i) => i.file);
+      return files.length ? files : [`${p} (a folder with no file in it)`];
+    })
+    .join(', ');
 }
 
 /** A file's bytes, or a usage error naming it (a missing file is the user's, not an internal error). */
@@ -68,7 +96,8 @@ export async function solveCommand(ctx: () => Promise<GpuContext>, kind: PuzzleK
     throw new UsageError(`${kind.name} answers are text, not pictures: --out ${out} would hold text (name a text file)`);
   }
   if (out !== undefined) checkWritable(out);
-  const inputs = readInputs(args.positional.slice(1));
+  const paths = args.positional.slice(1);
+  const inputs = readInputs(paths);
   const records: PuzzleRecord<unknown>[] = [];
   for (const input of inputs) records.push(...kind.parse(input.bytes, input.file, o));
   const puzzles = records.filter((r) => r.puzzle !== undefined);
@@ -76,7 +105,7 @@ export async function solveCommand(ctx: () => Promise<GpuContext>, kind: PuzzleK
     if (r.expected !== undefined && !kind.verify(r.puzzle, r.expected)) process.stderr.write(`${r.file}:${r.line}: warning: the solution given with the puzzle does not fit its clues\n`);
   }
   // an empty answer is not mistaken for a silent failure
-  if (records.length === 0) process.stderr.write(`cellsolve: no ${kind.name} puzzle in ${inputs.map((i) => i.file).join(', ')}\n`);
+  if (records.length === 0) process.stderr.write(`cellsolve: no ${kind.name} puzzle in ${describeInputs(paths, inputs)}\n`);
   const results = new Map<PuzzleRecord<unknown>, SolveResult>();
 
   // Records are printed in input order as soon as they and every one before them are known (a kind that reports
