@@ -108,6 +108,17 @@ describe('cellsolve command line', () => {
     expect(empty.stderr).toContain(`cellsolve: no nonogram puzzle in ${join(dir, 'empty')} (a folder with no file in it)`);
   });
 
+  it('gen: a --seed whose puzzles\' seeds S, S+1, ... go past 2^32 - 1 is refused for every kind that uses them; binary draws all from one stream', () => {
+    for (const kind of ['maze', 'nonogram', 'sudoku']) {
+      // nonogram's second puzzle said "seed 4294967296": seed 0's puzzle again
+      const r = cli(['gen', kind, '--size', kind === 'maze' ? '7' : '6', '--seed', '4294967295', '--count', '2']);
+      expect(r.status, kind).toBe(2);
+      expect(r.stderr, kind).toContain(`cellsolve: --seed 4294967295 with --count 2: the puzzles' seeds (S, S+1, ...) go past 4294967295`);
+      expect(cli(['gen', kind, '--size', kind === 'maze' ? '7' : '6', '--seed', '4294967294', '--count', '2']).status, kind).toBe(0);
+    }
+    expect(cli(['gen', 'binary', '--size', '6', '--seed', '4294967295', '--count', '2']).status).toBe(0);
+  });
+
   it('an input with no puzzle says so on stderr and exits 0', () => {
     for (const kind of kinds) {
       const r = cli(['solve', kind.name, '-'], '');

@@ -40,7 +40,18 @@ function genOptions(kind: PuzzleKind): OptionSpec[] {
   return [
     { name: 'size', value: 'N|WxH', help: 'the grid size' },
     // the generators' random numbers take seeds modulo 2^32 (random.ts)
-    { name: 'seed', value: 'S', number: { whole: true, min: 0, max: MAX_SEED }, help: 'the first seed (one per puzzle: S, S+1, ...)' },
+    {
+      name: 'seed',
+      value: 'S',
+      number: { whole: true, min: 0, max: MAX_SEED },
+      help: kind.seedPerPuzzle ? 'the first seed (one per puzzle: S, S+1, ...)' : 'the seed of the random numbers all the puzzles are drawn from',
+      // a seed past MAX_SEED would repeat seed 0's puzzles under another name
+      check: (o) => {
+        const seed = Number(o.seed);
+        const count = o.count === undefined ? 1 : Number(o.count);
+        return kind.seedPerPuzzle && seed + count - 1 > MAX_SEED ? `--seed ${seed} with --count ${count}: the puzzles' seeds (S, S+1, ...) go past ${MAX_SEED}` : undefined;
+      },
+    },
     { name: 'count', value: 'N', number: { whole: true, min: 1 }, help: 'how many puzzles' },
     { name: 'out', value: 'FILE', help: 'write to FILE instead of standard output' },
     ...(kind.genOptions ?? []),

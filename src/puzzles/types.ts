@@ -109,6 +109,9 @@ export interface PuzzleKind<P = unknown> {
   format(record: PuzzleRecord<P>, result: SolveResult, outFile?: string, position?: number): string;
   /** The answer as a PNG for `--out x.png` (one file per puzzle); undefined when there is nothing to draw. */
   picture?(record: PuzzleRecord<P>, result: SolveResult): Uint8Array | undefined;
+  /** gen's puzzles use the seeds S, S+1, ..., S + count - 1 (so --seed and --count are refused past MAX_SEED);
+   * otherwise all are drawn from one stream seeded with S */
+  seedPerPuzzle?: boolean;
   /** `gen --out x.png` writes a picture (otherwise a .png --out is refused before anything is generated) */
   genPictures?: boolean;
   /** text, or bytes for a binary form (a maze PNG when --out names a .png file) */

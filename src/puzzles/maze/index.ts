@@ -8,7 +8,6 @@ import { Batch, type Mode } from '../../engine/batch.ts';
 import type { Rule } from '../../engine/rule.ts';
 import type { GenerateOptions, PuzzleKind, PuzzleRecord, SolveOptions, SolveResult } from '../types.ts';
 import { formatPng, formatText, MAZE_FORMATS, mazeToText, movesToPath, parseMazes, pathToMoves, type Maze, type MazeFormat } from './codec.ts';
-import { MAX_SEED } from '../random.ts';
 import { generateMaze, maxLoops, mazeSizeProblem, type Algorithm } from './generate.ts';
 import { labelReader, planeReader } from './pack.ts';
 import { traceBack, verifyMoves, W } from './reference.ts';
@@ -195,6 +194,7 @@ export const mazeKind: PuzzleKind<Maze> = {
   },
 
   genPictures: true,
+  seedPerPuzzle: true,
 
   generate(opts: GenerateOptions): string | Uint8Array {
     const width = opts.width || 31;
@@ -203,10 +203,6 @@ export const mazeKind: PuzzleKind<Maze> = {
     if (problem) throw new UsageError(problem);
     // each loop opens a wall the perfect maze left closed: no more than there are (it stopped there silently)
     const loops = numberOption(opts.options, 'loops', 0, { whole: true, min: 0, max: maxLoops(width, height) }, `for a ${width}x${height} maze`);
-    // one seed per maze, S to S + count - 1, each read modulo 2^32
-    if (opts.seed + opts.count - 1 > MAX_SEED) {
-      throw new UsageError(`--seed ${opts.seed} with --count ${opts.count}: the mazes' seeds (S, S+1, ...) go past ${MAX_SEED}`);
-    }
     const algorithm = String(opts.options.algorithm ?? 'dfs'); // one of the option's choices
     const mazes = Array.from({ length: opts.count }, (_, k) =>
       generateMaze({ width, height, seed: opts.seed + k, loops, algorithm: algorithm as Algorithm }));

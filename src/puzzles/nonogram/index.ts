@@ -361,4 +361,5 @@ export const nonogram: PuzzleKind<Nonogram> = {
   format,
   picture,
   generate: generateCommand,
+  seedPerPuzzle: true,
 };

@@ -124,4 +124,5 @@ export const sudoku: PuzzleKind<SudokuPuzzle> = {
   verify,
   format: (record, result) => formatRecord(record, result) + '\n',
   generate: gen,
+  seedPerPuzzle: true,
 };
