@@ -6,11 +6,10 @@ import { formatPlain, MAX_LIFE_CELLS, parsePattern, PatternError } from '../life
 import { runLife } from '../life/rule.ts';
 import { intOption, parseArgs, sizeOption, UsageError, type Args } from './args.ts';
 import { benchCommand } from './bench.ts';
+import { genCommand } from './gen.ts';
 import { demoCommand } from './demo.ts';
-import { progressBar } from './progress.ts';
-import type { PuzzleKind } from '../puzzles/types.ts';
 import { checkOptions, commandOptions, flagsOf, helpText } from './options.ts';
-import { checkWritable, EXIT, kindOrUsage, readable, solveCommand, writeOut } from './solve.ts';
+import { EXIT, kindOrUsage, solveCommand, writeOut } from './solve.ts';
 
 const HELP = `cellsolve: solve grid puzzles with cellular automata on the GPU (WebGPU)
 
@@ -69,35 +68,6 @@ async function lifeCommand(ctx: () => Promise<GpuContext>, args: Args): Promise<
   else process.stdout.write(text2);
   const o = out.outcomes[0];
   process.stderr.write(`${o.status === 'fixpoint' ? 'still life' : 'ran'} after ${o.generations} generations, ${out.stats.dispatches} dispatches, ${out.stats.readbacks} readbacks\n`);
-  return EXIT.ok;
-}
-
-async function genCommand(kind: PuzzleKind, args: Args): Promise<number> {
-  if (!kind.generate) throw new UsageError(`${kind.name} has no generator`);
-  const [width, height] = sizeOption(args.options, [0, 0]);
-  const out = typeof args.options.out === 'string' ? args.options.out : undefined;
-  if (out !== undefined) checkWritable(out);
-  // before generating: a picture's name for text was refused only after a long generation
-  if (out !== undefined && !kind.genPictures && /\.png$/i.test(out)) {
-    throw new UsageError(`gen ${kind.name} writes text: --out ${out} would hold text, not a picture (name a text file)`);
-  }
-  const bar = progressBar(`generating ${kind.name}`);
-  let text: string | Uint8Array;
-  try {
-    text = kind.generate({
-      width,
-      height,
-      seed: intOption(args.options, 'seed', Date.now() % 1_000_000),
-      count: intOption(args.options, 'count', 1, 1),
-      options: args.options,
-      readFile: readable,
-      progress: bar.update,
-    });
-  } finally {
-    bar.done();
-  }
-  if (out !== undefined) writeOut(out, text);
-  else process.stdout.write(text);
   return EXIT.ok;
 }
 

@@ -114,6 +114,8 @@ export interface PuzzleKind<P = unknown> {
   seedPerPuzzle?: boolean;
   /** `gen --out x.png` writes a picture (otherwise a .png --out is refused before anything is generated) */
   genPictures?: boolean;
-  /** text, or bytes for a binary form (a maze PNG when --out names a .png file) */
-  generate?(opts: GenerateOptions): string | Uint8Array;
+  /** The output, yielded piece by piece as each puzzle is made (the host writes each at once, so a puzzle that fails
+   * late loses none before it): text, separators included, or bytes for a binary form (a maze PNG when --out names a
+   * .png file). A generator function's errors come from the iteration. */
+  generate?(opts: GenerateOptions): Iterable<string | Uint8Array>;
 }

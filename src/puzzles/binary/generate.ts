@@ -205,8 +205,15 @@ export function generatePuzzle(
   throw new BinaryOptionError(`no ${width}x${height} puzzle of level ${level} found in ${maxAttempts} attempts${hint}`);
 }
 
+type GenerateTextOptions = { width: number; height: number; seed: number; count: number; options: Record<string, string | boolean>; progress?(done: number, total: number): void };
+
 /** `cellsolve gen binary`: text in the grid form (default) or as game ids (`--format gameid`). */
-export function generateText(opts: { width: number; height: number; seed: number; count: number; options: Record<string, string | boolean>; progress?(done: number, total: number): void }): string {
+export function generateText(opts: GenerateTextOptions): string {
+  return [...generatePieces(opts)].join('');
+}
+
+/** generateText's output puzzle by puzzle, each as soon as it is made (separators included). */
+export function* generatePieces(opts: GenerateTextOptions): Iterable<string> {
   const o = opts.options;
   const width = opts.width || 10;
   const height = opts.height || width;
@@ -217,10 +224,8 @@ export function generateText(opts: { width: number; height: number; seed: number
   const form = o.format === undefined ? 'grid' : String(o.format);
   if (form !== 'grid' && form !== 'gameid') throw new BinaryOptionError(`gen binary --format takes grid or gameid (got '${form}')`);
   const random = rng(opts.seed);
-  const out: string[] = [];
   for (let i = 0; i < opts.count; i++) {
     const g = generatePuzzle(width, height, level, distinct, random, undefined, clues, (share) => opts.progress?.(Math.round((i + share) * 100), opts.count * 100));
-    out.push(form === 'gameid' ? formatGameId(width, height, g.puzzle.cells, distinct) + '\n' : `# ${width}x${height} level ${level} seed ${opts.seed} #${i + 1}\n` + formatGrid(width, g.puzzle.cells));
+    yield form === 'gameid' ? formatGameId(width, height, g.puzzle.cells, distinct) + '\n' : `${i ? '\n' : ''}# ${width}x${height} level ${level} seed ${opts.seed} #${i + 1}\n` + formatGrid(width, g.puzzle.cells);
   }
-  return out.join(form === 'gameid' ? '' : '\n');
 }

@@ -6,7 +6,7 @@ import { Batch } from '../../engine/batch.ts';
 import type { GpuContext } from '../../gpu/context.ts';
 import type { PuzzleKind, SolveOptions, SolveResult } from '../types.ts';
 import { BinaryOptionError, formatGameId, formatGrid, parseBinary, stringToCells, type BinaryPuzzle, type BinaryRecord } from './codec.ts';
-import { generateText } from './generate.ts';
+import { generatePieces } from './generate.ts';
 import { verifySolution } from './reference.ts';
 import { lanePipeline, solveFullLanes } from './lane.ts';
 import { automatonResult, caRule, runCa, runThesis, solveFull, thesisRule } from './solver.ts';
@@ -85,5 +85,9 @@ export const binary: PuzzleKind<BinaryPuzzle> = {
   solve,
   verify: verifySolution,
   format,
-  generate: (opts) => usage(() => generateText(opts)),
+  *generate(opts) {
+    // the options' errors come as each puzzle is made
+    const pieces = generatePieces(opts)[Symbol.iterator]();
+    for (let piece; !(piece = usage(() => pieces.next())).done; ) yield piece.value;
+  },
 };

@@ -196,7 +196,7 @@ export const mazeKind: PuzzleKind<Maze> = {
   genPictures: true,
   seedPerPuzzle: true,
 
-  generate(opts: GenerateOptions): string | Uint8Array {
+  *generate(opts: GenerateOptions): Iterable<string | Uint8Array> {
     const width = opts.width || 31;
     const height = opts.height || width;
     const problem = mazeSizeProblem(width, height);
@@ -204,13 +204,13 @@ export const mazeKind: PuzzleKind<Maze> = {
     // each loop opens a wall the perfect maze left closed: no more than there are (it stopped there silently)
     const loops = numberOption(opts.options, 'loops', 0, { whole: true, min: 0, max: maxLoops(width, height) }, `for a ${width}x${height} maze`);
     const algorithm = String(opts.options.algorithm ?? 'dfs'); // one of the option's choices
-    const mazes = Array.from({ length: opts.count }, (_, k) =>
-      generateMaze({ width, height, seed: opts.seed + k, loops, algorithm: algorithm as Algorithm }));
+    const maze = (k: number) => generateMaze({ width, height, seed: opts.seed + k, loops, algorithm: algorithm as Algorithm });
     const out = opts.options.out;
     if (typeof out === 'string' && out.toLowerCase().endsWith('.png')) {
-      if (mazes.length !== 1) throw new UsageError('a PNG holds one maze: use --count 1 or a text --out file');
-      return formatPng(mazes[0], null);
+      if (opts.count !== 1) throw new UsageError('a PNG holds one maze: use --count 1 or a text --out file');
+      yield formatPng(maze(0), null);
+      return;
     }
-    return mazes.map((m) => mazeToText(m)).join('\n');
+    for (let k = 0; k < opts.count; k++) yield (k ? '\n' : '') + mazeToText(maze(k));
   },
 };

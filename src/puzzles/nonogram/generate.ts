@@ -117,11 +117,11 @@ function formatOne(g: { puzzle: Nonogram; solution: string }, k: number, format:
   }
 }
 
-/** The `gen` command: --size WxH, --seed, --count, --density, --level line|probe|search (at most), --image PNG, --format. */
-export function generateCommand(opts: GenerateOptions): string {
+/** The `gen` command: --size WxH, --seed, --count, --density, --level line|probe|search (at most), --image PNG, --format.
+ * Each puzzle's text is yielded as soon as it is made. */
+export function* generateCommand(opts: GenerateOptions): Iterable<string> {
   const o = opts.options;
   const format = typeof o.format === 'string' ? o.format : 'non';
-  const out: string[] = [];
   const note = (s: string) => process.stderr.write(s + '\n');
   const tooLarge = (w: number, h: number, hint = '') => {
     if (w * h > MAX_GENERATED_CELLS) throw new UsageError(`a generated nonogram has at most ${MAX_GENERATED_CELLS.toLocaleString('en-US')} cells, 640x640 (got ${w}x${h}${hint}): the CPU check of uniqueness takes minutes past it`);
@@ -153,7 +153,8 @@ export function generateCommand(opts: GenerateOptions): string {
     note(`${o.image}: ${pic.pixels}, ${pic.width}x${pic.height} cells (${pic.how}), ${verdict}`);
     if (g.status !== 'solved') throw new UsageError(`${o.image}: ${g.status === 'multiple' ? "the picture's clues have more than one solution" : unsolved}; not kept${g.status === 'unsolved' && !opts.width ? ' (--size WxH resamples the picture to fewer cells)' : ''}`);
     if (levels.indexOf(g.level!) > levels.indexOf(maxLevel)) throw new UsageError(`${o.image}: its clues need ${g.level}, more than --level ${maxLevel}; not kept`);
-    return formatOne(g, 0, format);
+    yield formatOne(g, 0, format);
+    return;
   }
   const w = opts.width || 20;
   const h = opts.height || w;
@@ -163,7 +164,7 @@ export function generateCommand(opts: GenerateOptions): string {
     const seed = opts.seed + k;
     const g = generateRandom(w, h, seed, density, maxLevel);
     note(`seed ${seed}: ${w}x${h} uniquely solvable after ${g.tries} picture${g.tries > 1 ? 's' : ''}${g.flips ? ` and ${g.flips} cell${g.flips > 1 ? 's' : ''} flipped` : ''}; ${g.level === 'line' ? 'line logic alone suffices' : `line logic stalls, ${g.level === 'probe' ? 'probing' : 'search'} needed`}`);
-    out.push(formatOne(g, k, format).replace(/^title "(.*)"$/m, `title "$1"\ncatalogue "cellsolve gen nonogram, level ${g.level}"`));
+    const separator = k && format === 'non' ? '====\n' : '';
+    yield separator + formatOne(g, k, format).replace(/^title "(.*)"$/m, `title "$1"\ncatalogue "cellsolve gen nonogram, level ${g.level}"`);
   }
-  return out.join(format === 'non' ? '====\n' : '');
 }

@@ -69,7 +69,7 @@ async function solve(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: SolveOption
   return results;
 }
 
-function gen(opts: GenerateOptions): string {
+function* gen(opts: GenerateOptions): Iterable<string> {
   const n = opts.width || 9;
   if (opts.height && opts.height !== n) throw new UsageError(`a sudoku is square: give --size N (got ${opts.width}x${opts.height})`);
   let box: { boxW: number; boxH: number };
@@ -85,14 +85,12 @@ function gen(opts: GenerateOptions): string {
   // 9x9; past it the default is as few as one grid's removal reaches, which takes a second instead of 200 grids.
   const given = opts.options.clues !== undefined;
   const clues = given ? Number(opts.options.clues) : n <= 9 ? Math.round(n * n * 0.32) : 0;
-  const out: string[] = [];
   for (let k = 0; k < opts.count; k++) {
     const seed = opts.seed + k;
     const g = generate(shape, clues, seed, given || n <= 9 ? undefined : 1);
     if (given && g.clues > clues) process.stderr.write(`seed ${seed}: kept the fewest clues reached, ${g.clues}, not the ${clues} asked for\n`);
-    out.push(formatGenerated(g, seed));
+    yield formatGenerated(g, seed) + '\n';
   }
-  return out.join('\n') + '\n';
 }
 
 export const sudoku: PuzzleKind<SudokuPuzzle> = {
