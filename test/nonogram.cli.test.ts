@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseNonograms, readPngPicture, solutionPng } from '../src/puzzles/nonogram/codec.ts';
 import { solveCpu } from '../src/puzzles/nonogram/reference.ts';
 import { skipGpu } from './gpu.ts';
-import { randomPicture } from './nonogram.helpers.ts';
+import { pictureJson } from './nonogram.helpers.ts';
 import { runCli, tempDir } from './cli.helpers.ts';
 
 const cli = (args: string[], input?: string) => runCli(args, input, 300_000);
@@ -95,9 +95,8 @@ describe('cellsolve gen/solve nonogram', () => {
     const dir = tempDir('nonogram-');
     const file = join(dir, 'wide.jsonl');
     // a 40x36 and a 100x8 with no solution beside the heart (10x10, on the lanes kernel)
-    const wide = randomPicture(40, 36, 7, 70);
     const contradictory = readFileSync('test/fixtures/nonogram-mixed-widths.jsonl', 'utf8').trim().split('\n')[2];
-    writeFileSync(file, [JSON.stringify({ rows: wide.rows, columns: wide.columns }), contradictory].join('\n'));
+    writeFileSync(file, [pictureJson(40, 36, 7, 70), contradictory].join('\n'));
     const run = (...args: string[]) => {
       const r = cli(['solve', 'nonogram', '--json', ...args, `${S}heart.non`, file]);
       expect(r.status, r.stderr).toBe(1);
@@ -129,10 +128,7 @@ describe('cellsolve gen/solve nonogram', () => {
     // three 130x130 random pictures: lines past 127 cells go to the CPU solver, which takes seconds for each
     const dir = tempDir('nonogram-');
     const file = join(dir, 'large.jsonl');
-    writeFileSync(file, [1, 2, 3].map((seed) => {
-      const p = randomPicture(130, 130, seed, 55);
-      return JSON.stringify({ rows: p.rows, columns: p.columns });
-    }).join('\n'));
+    writeFileSync(file, [1, 2, 3].map((seed) => pictureJson(130, 130, seed, 55)).join('\n'));
     const t0 = Date.now();
     const r = cli(['solve', 'nonogram', '--json', '--timeout', '2', file]);
     const took = Date.now() - t0;
@@ -162,10 +158,7 @@ describe('cellsolve gen/solve nonogram', () => {
     // going when the echo comes
     const dir = tempDir('nonogram-');
     const file = join(dir, 'hard.jsonl');
-    writeFileSync(file, Array.from({ length: 40 }, (_, i) => {
-      const p = randomPicture(31, 31, 2000 + i, 50);
-      return JSON.stringify({ rows: p.rows, columns: p.columns });
-    }).join('\n'));
+    writeFileSync(file, Array.from({ length: 40 }, (_, i) => pictureJson(31, 31, 2000 + i, 50)).join('\n'));
     const child = spawn('node', ['bin/cellsolve.js', 'solve', 'nonogram', '--json', '--search', 'probing', file]);
     let stdout = '';
     let stderr = '';
@@ -191,10 +184,7 @@ describe('cellsolve gen/solve nonogram', () => {
     // three 130x130 random pictures: past the GPU's 127 cells, on the CPU solver's two threads, seconds each
     const dir = tempDir('nonogram-');
     const file = join(dir, 'large.jsonl');
-    writeFileSync(file, [1, 2, 3].map((seed) => {
-      const p = randomPicture(130, 130, seed, 55);
-      return JSON.stringify({ rows: p.rows, columns: p.columns });
-    }).join('\n'));
+    writeFileSync(file, [1, 2, 3].map((seed) => pictureJson(130, 130, seed, 55)).join('\n'));
     const child = spawn('node', ['bin/cellsolve.js', 'solve', 'nonogram', '--json', file]);
     let stdout = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -222,10 +212,7 @@ describe('cellsolve gen/solve nonogram', () => {
     const file = join(dir, 'hard-first.jsonl');
     const heart = parseNonograms(readFileSync(`${S}heart.non`), 'heart.non')[0].puzzle!;
     writeFileSync(file, [
-      ...[1, 2].map((seed) => {
-        const p = randomPicture(130, 130, seed, 55);
-        return JSON.stringify({ rows: p.rows, columns: p.columns });
-      }),
+      ...[1, 2].map((seed) => pictureJson(130, 130, seed, 55)),
       JSON.stringify({ rows: heart.rows, columns: heart.columns }),
       '{"rows": [[1]], "columns": [[1]]}',
     ].join('\n'));
@@ -243,8 +230,7 @@ describe('cellsolve gen/solve nonogram', () => {
     // a puzzle the slice stopped runs again with what is left: a 45x45 that takes ~2.2 s here, then 19 1x1s, 10 s
     // (a slice of 1 s each); its ms counts both passes
     const again = join(dir, 'again.jsonl');
-    const p = randomPicture(45, 45, 2, 50);
-    writeFileSync(again, [JSON.stringify({ rows: p.rows, columns: p.columns }), ...Array(19).fill('{"rows": [[1]], "columns": [[1]]}')].join('\n'));
+    writeFileSync(again, [pictureJson(45, 45, 2, 50), ...Array(19).fill('{"rows": [[1]], "columns": [[1]]}')].join('\n'));
     const a = cli(['solve', 'nonogram', '--json', '--method', 'cpu', '--timeout', '10', again]);
     const [first, ...rest] = a.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect([first.status, first.reason, first.level]).toEqual(['multiple', undefined, 'search']);

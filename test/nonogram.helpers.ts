@@ -18,3 +18,9 @@ export function randomPicture(w: number, h: number, seed: number, density = 50):
   const cells = Array.from({ length: w * h }, () => (r(100) < density ? 1 : 0));
   return { ...pictureToPuzzle(cells, w, h), picture: cells.join('') };
 }
+
+/** A random picture's clues as one JSON line (a puzzle of a .jsonl input). */
+export const pictureJson = (w: number, h: number, seed: number, density = 50) => {
+  const p = randomPicture(w, h, seed, density);
+  return JSON.stringify({ rows: p.rows, columns: p.columns });
+};
