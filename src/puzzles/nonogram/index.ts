@@ -131,7 +131,8 @@ async function solveOnCpu(puzzles: Nonogram[], which: number[], opts: SolveOptio
         const r = solveCpu(puzzles[i], { timeoutMs: Math.min(left, 2 ** 31), maxSolutions });
         report(i, searchResult(r, maxSolutions, performance.now() - t0, noteOf(i)));
       }
-      await new Promise((next) => setImmediate(next));
+      // a turn for Ctrl-C and the GPU's rounds between puzzles (setTimeout: a page has no setImmediate)
+      await new Promise((next) => setTimeout(next, 0));
     }
     return;
   }
