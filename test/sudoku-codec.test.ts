@@ -160,8 +160,10 @@ describe('sudoku codec', () => {
     it('a 4x4 one per line stays one per line unless there are 16 such lines; --format forces a form', () => {
       const four = '1.3..4......2..1';
       expect(parseSudoku(Array(3).fill(four).join('\n'), 'x').map((r) => r.puzzle?.n)).toEqual([4, 4, 4]);
-      expect(parseSudoku(Array(16).fill(four).join('\n'), 'x').map((r) => r.error ?? r.puzzle!.n)).toEqual([16]);
-      expect(parseSudoku(Array(16).fill(four).join('\n'), 'x', { format: 'line' }).map((r) => r.puzzle?.n)).toEqual(Array(16).fill(4));
+      // 16 lines of 16 cells are a 16x16 grid when they hold a symbol past 4; of 1-4 alone, 4x4 puzzles one per line
+      expect(parseSudoku(Array(16).fill('1.3..4......2..G').join('\n'), 'x').map((r) => r.error ?? r.puzzle!.n)).toEqual([16]);
+      expect(parseSudoku(Array(20).fill(four).join('\n'), 'x').map((r) => r.error ?? r.puzzle!.n)).toEqual(Array(20).fill(4));
+      expect(parseSudoku(Array(16).fill('1.3..4......2.4.').join('\n'), 'x', { format: 'grid' }).map((r) => r.error ?? r.puzzle!.n)).toEqual([16]);
       expect(parseSudoku(rows.join('\n'), 'x', { format: 'line' })[0].error).toMatch(/^x:1:1: a 3x3 grid has no box shape/);
       expect(parseSudoku(EASY, 'x', { format: 'grid' })[0].error).toBe('x:1:1: a 81x81 sudoku is not supported (n <= 32)');
       expect(parseSudoku(EASY, 'x', { format: 'gameid' })[0].error).toMatch(/^x:1:1: a Solo game id needs/);

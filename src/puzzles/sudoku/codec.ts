@@ -134,9 +134,11 @@ function detectForm(lines: string[], i: number, gridRunLeft: number, tsv: boolea
   if (gridRunLeft > 0 || isTitle(line) || isRule(line) || isDrawnRow(line) || titleAbove(lines, i)) return 'grid';
   if (PLAIN_ROW.test(line) && line.length >= 2 && line.length <= MAX_N) {
     // Lines of L plain cells, two or more, are a grid's rows (one cut short gets an error that says so), except 4x4
-    // sudokus one per line (16 cells): those are a 16x16 grid only when there are 16 of them or more
+    // sudokus one per line (16 cells): those are a 16x16 grid only when there are 16 of them or more, and hold a
+    // symbol past 4 (a file of 4x4 puzzles holds only 1-4 and blanks)
     const run = plainRun(lines, i);
-    if (run >= 2 && (line.length !== 16 || run >= 16)) return 'grid';
+    const past4 = () => lines.slice(i, i + run).some((l) => /[5-9A-Za-z]/.test(l));
+    if (run >= 2 && (line.length !== 16 || (run >= 16 && past4()))) return 'grid';
   }
   return 'line';
 }
