@@ -355,6 +355,12 @@ describe('cellsolve gen/solve nonogram', () => {
     expect(line.status, line.stderr).toBe(0);
     expect(line.stdout).toMatch(/^12x12:/);
     expect(line.stderr).toContain('line logic alone suffices');
+    // webpbn XML: one <puzzleset> of both puzzles, each with its goal, read back as the same puzzles
+    const xml = cli(['gen', 'nonogram', '--size', '10x8', '--seed', '3', '--count', '2', '--format', 'xml']);
+    expect(xml.status, xml.stderr).toBe(0);
+    expect(xml.stdout.match(/<puzzleset>/g)?.length).toBe(1);
+    const back = parseNonograms(new TextEncoder().encode(xml.stdout), 'gen.xml');
+    expect(back.map((r) => [r.error, r.expected])).toEqual(recs.map((r) => [undefined, r.expected]));
   });
 
   it('gen nonogram on a large size repairs a picture with a second solution instead of drawing another', () => {

@@ -10,6 +10,7 @@ import {
   formatNon,
   formatTournament,
   formatTournamentSolution,
+  formatXmlPuzzle,
   jsonErrorOffset,
   parseNonograms,
   parseTournamentSolutions,
@@ -17,6 +18,7 @@ import {
   resamplePicture,
   solutionPng,
   type Nonogram,
+  XML_SET,
 } from '../src/puzzles/nonogram/codec.ts';
 import { nonogram } from '../src/puzzles/nonogram/index.ts';
 import { verify } from '../src/puzzles/nonogram/reference.ts';
@@ -115,6 +117,16 @@ describe('nonogram readers', () => {
     }
     // no solution image: no expected solution; --format xml reads any name
     expect(parse(pbnSet(pbnPuzzle(dancer)), 'x', { format: 'xml' })[0]).toMatchObject({ form: 'xml', expected: undefined });
+  });
+
+  it('webpbn XML out: a puzzle with its goal reads back as itself, its title escaped', () => {
+    const titled = { ...dancer, title: 'a <b> & "c"' };
+    const text = XML_SET.head + formatXmlPuzzle(titled, dancerGoal) + formatXmlPuzzle({ width: 2, height: 1, rows: [[]], columns: [[], []] }) + XML_SET.tail;
+    const recs = parse(text, 'out.xml');
+    expect(recs.map((r) => r.error ?? [r.puzzle!.title, r.puzzle!.rows, r.expected])).toEqual([
+      ['a <b> & "c"', dancer.rows, dancerGoal],
+      [undefined, [[]], undefined],
+    ]);
   });
 
   it('JSON arrays and JSON lines, with the line of each puzzle', () => {

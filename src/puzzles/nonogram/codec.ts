@@ -1093,6 +1093,27 @@ export function formatGameId(p: Nonogram): string {
   return `${p.width}x${p.height}:${[...p.columns, ...p.rows].map(list).join('/')}`;
 }
 
+const xmlEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** A <puzzleset>'s head and tail in webpbn XML (webpbn.com/pbn_fmt.html), around formatXmlPuzzle's elements. */
+export const XML_SET = { head: '<?xml version="1.0"?>\n<!DOCTYPE pbn SYSTEM "https://webpbn.com/pbn-0.3.dtd">\n<puzzleset>\n', tail: '</puzzleset>\n' };
+
+/** One puzzle as a webpbn XML <puzzle> element, with its solution as the goal image when given. */
+export function formatXmlPuzzle(p: Nonogram, solution?: string, note?: string): string {
+  const lines = (clues: number[][]) => clues.map((c) => (c.length ? `<line>${c.map((n) => `<count>${n}</count>`).join('')}</line>` : '<line/>')).join('\n');
+  const out = ['<puzzle type="grid" defaultcolor="black">'];
+  if (p.title) out.push(`<title>${xmlEscape(p.title)}</title>`);
+  if (note) out.push(`<note>${xmlEscape(note)}</note>`);
+  out.push('<color name="white" char=".">fff</color>', '<color name="black" char="X">000</color>');
+  out.push('<clues type="columns">', lines(p.columns), '</clues>', '<clues type="rows">', lines(p.rows), '</clues>');
+  if (solution) {
+    const rows = Array.from({ length: p.height }, (_, r) => `|${solution.slice(r * p.width, (r + 1) * p.width).replace(/1/g, 'X').replace(/0/g, '.')}|`);
+    out.push('<solution type="goal">', '<image>', ...rows, '</image>', '</solution>');
+  }
+  out.push('</puzzle>');
+  return out.join('\n') + '\n';
+}
+
 /** The puzzle in the tournament question form (columns first, then rows; tab-separated, 0 = empty line). */
 export function formatTournament(k: number, p: Nonogram): string {
   const list = (c: number[]) => (c.length ? c.join('\t') : '0');

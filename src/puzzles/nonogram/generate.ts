@@ -3,7 +3,7 @@
 // automaton), probing, or search.
 import { UsageError } from '../../cli/args.ts';
 import type { GenerateOptions } from '../types.ts';
-import { formatGameId, formatNon, formatTournament, pictureToPuzzle, readPicture, type Nonogram } from './codec.ts';
+import { formatGameId, formatNon, formatTournament, formatXmlPuzzle, pictureToPuzzle, readPicture, XML_SET, type Nonogram } from './codec.ts';
 import { solveCpu, type Level } from './reference.ts';
 
 export interface Generated {
@@ -112,8 +112,10 @@ function formatOne(g: { puzzle: Nonogram; solution: string }, k: number, format:
       return JSON.stringify({ title: g.puzzle.title, rows: g.puzzle.rows, columns: g.puzzle.columns, goal: g.solution }) + '\n';
     case 'non':
       return formatNon(g.puzzle, g.solution);
+    case 'xml':
+      return formatXmlPuzzle(g.puzzle, g.solution);
     default:
-      throw new UsageError(`--format: unknown '${format}' for generated nonograms (non, gameid, tournament, json)`);
+      throw new UsageError(`--format: unknown '${format}' for generated nonograms (non, gameid, tournament, json, xml)`);
   }
 }
 
@@ -143,7 +145,7 @@ export function* generateCommand(opts: GenerateOptions): Iterable<string> {
       throw new UsageError(`${o.image}: not a readable PNG (${(e as Error).message})`);
     }
     if (format === 'tournament' && pic.width !== pic.height) {
-      throw new UsageError(`the tournament format holds square puzzles only (the picture is ${pic.width}x${pic.height} cells): use --format non, json or gameid`);
+      throw new UsageError(`the tournament format holds square puzzles only (the picture is ${pic.width}x${pic.height} cells): use --format non, json, xml or gameid`);
     }
     tooLarge(pic.width, pic.height, `: ${pic.how}; --size WxH resamples the picture`);
     const g = fromPicture(pic.cells, pic.width, pic.height, o.image.replace(/^.*\//, ''));
@@ -153,7 +155,7 @@ export function* generateCommand(opts: GenerateOptions): Iterable<string> {
     note(`${o.image}: ${pic.pixels}, ${pic.width}x${pic.height} cells (${pic.how}), ${verdict}`);
     if (g.status !== 'solved') throw new UsageError(`${o.image}: ${g.status === 'multiple' ? "the picture's clues have more than one solution" : unsolved}; not kept${g.status === 'unsolved' && !opts.width ? ' (--size WxH resamples the picture to fewer cells)' : ''}`);
     if (levels.indexOf(g.level!) > levels.indexOf(maxLevel)) throw new UsageError(`${o.image}: its clues need ${g.level}, more than --level ${maxLevel}; not kept`);
-    yield formatOne(g, 0, format);
+    yield wrapped(formatOne(g, 0, format), true, true);
     return;
   }
   const w = opts.width || 20;
@@ -165,6 +167,11 @@ export function* generateCommand(opts: GenerateOptions): Iterable<string> {
     const g = generateRandom(w, h, seed, density, maxLevel);
     note(`seed ${seed}: ${w}x${h} uniquely solvable after ${g.tries} picture${g.tries > 1 ? 's' : ''}${g.flips ? ` and ${g.flips} cell${g.flips > 1 ? 's' : ''} flipped` : ''}; ${g.level === 'line' ? 'line logic alone suffices' : `line logic stalls, ${g.level === 'probe' ? 'probing' : 'search'} needed`}`);
     const separator = k && format === 'non' ? '====\n' : '';
-    yield separator + formatOne(g, k, format).replace(/^title "(.*)"$/m, `title "$1"\ncatalogue "cellsolve gen nonogram, level ${g.level}"`);
+    yield wrapped(separator + formatOne(g, k, format).replace(/^title "(.*)"$/m, `title "$1"\ncatalogue "cellsolve gen nonogram, level ${g.level}"`), k === 0, k === opts.count - 1);
+  }
+  // an XML set's puzzles sit in one <puzzleset>: its head comes with the first, its tail with the last
+  function wrapped(piece: string, first: boolean, last: boolean): string {
+    if (format !== 'xml') return piece;
+    return (first ? XML_SET.head : '') + piece + (last ? XML_SET.tail : '');
   }
 }

@@ -346,7 +346,7 @@ export const nonogram: PuzzleKind<Nonogram> = {
     { name: 'density', value: 'D', number: { above: 0, below: 1 }, help: 'share of filled cells in the random pictures (default 0.55 up to 30x30, denser past it: 0.65 at 100x100)' },
     { name: 'level', value: 'L', choices: ['line', 'probe', 'search'], help: 'the most a puzzle may need: line logic alone, probing, or search (default search: any unique puzzle)' },
     { name: 'image', value: 'PNG', help: 'the clues of this picture instead of random ones: one cell per pixel, or per block of a picture scaled up; with --size, resampled to WxH cells' },
-    { name: 'format', value: 'F', choices: ['non', 'gameid', 'tournament', 'json'], help: 'output format (default non)' },
+    { name: 'format', value: 'F', choices: ['non', 'gameid', 'tournament', 'json', 'xml'], help: 'output format (default non; xml: webpbn XML, a <puzzleset>)' },
   ],
   parse: parseNonograms,
   // the GPU methods' pipelines (CLI.md: `ms` excludes compilation; the CLI reports it once)
