@@ -196,6 +196,21 @@ describe('sudoku codec', () => {
       expect(parseSudoku(six.replace('----+-----+----\n5 . | . 6 | . .', '5 . | . 6 | . .\n----+-----+----'), 's')[0].error).toBe('s:1:1: rule lines part the grid into bands of 4, 2 rows: boxes must be equal');
     });
 
+    it('cells in groups apart by spaces draw the boxes as bars do (a 6x6 in pairs has boxes 2 wide), with or without a title; rows drawn apart must agree', () => {
+      const six = ['.. .5 ..', '4. .. .2', '.. 1. ..', '.. .6 ..', '3. .. .4', '.. .2 ..'];
+      for (const text of [six.join('\n'), `Puzzle 1\n${six.join('\n')}`]) {
+        const p = parseSudoku(text, 'g')[0].puzzle!;
+        expect([p.n, p.boxW, p.boxH, p.io?.grouped]).toEqual([6, 2, 3, true]);
+        const solved = solveCpu(p, 2);
+        expect(formatGrid(p, solved.solutions[0] ?? p.givens).split('\n').filter((l) => !l.startsWith('Puzzle')).map((l) => l.replace(/\d/g, 'd'))).toEqual(six.map((l) => l.replace(/[\d.]/g, 'd')));
+      }
+      // a 9x9 in groups of three reads the same with or without a title, and is never nine one-line errors
+      const nine = rows.map((r) => `${r.slice(0, 3)} ${r.slice(3, 6)} ${r.slice(6)}`).join('\n');
+      for (const text of [nine, `Easy 1\n${nine}`]) expect(parseSudoku(text, 'n').map((r) => r.error ?? gridString(r.puzzle!.givens))).toEqual([EASY.replace(/0/g, '.')]);
+      const mixed = ['1 2 | 3 4 | 5 6', '. . . | . . .', '. . | . . | . .', '. . | . . | . .', '. . | . . | . .', '. . | . . | . .'].join('\n');
+      expect(parseSudoku(mixed, 'm')[0].error).toBe("m:2:1: this row's bars part it into 3, 3 cells, line 1's into 2, 2, 2");
+    });
+
     it('reads frames, SimpleSudoku and box-drawing rules, tabs, _ blanks, any title, a 4x4 of digits first in a file; writes frames back', () => {
       const framed = ['+-------+-------+-------+', ...[0, 1, 2].flatMap((b) => [...rows.slice(b * 3, b * 3 + 3).map((r) => `| ${r.slice(0, 3).split('').join(' ')} | ${r.slice(3, 6).split('').join(' ')} | ${r.slice(6).split('').join(' ')} |`), '+-------+-------+-------+'])].join('\n');
       const simple = rows.map((r, k) => (k === 3 || k === 6 ? '---!---!---\n' : '') + `${r.slice(0, 3)}|${r.slice(3, 6)}|${r.slice(6)}`).join('\n');

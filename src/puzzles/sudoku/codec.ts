@@ -132,15 +132,7 @@ function detectForm(lines: string[], i: number, gridRunLeft: number, tsv: boolea
   if (/^(https?:\/\/|puzz\.link|pzv\.jp|p\?sudoku)/i.test(line) || line.includes('?sudoku/')) return 'url';
   if (GAME_ID.test(line)) return 'gameid';
   if (gridRunLeft > 0 || isTitle(line) || isRule(line) || isDrawnRow(line) || titleAbove(lines, i)) return 'grid';
-  if (PLAIN_ROW.test(line) && line.length >= 2 && line.length <= MAX_N) {
-    // Lines of L plain cells, two or more, are a grid's rows (one cut short gets an error that says so), except 4x4
-    // sudokus one per line (16 cells): those are a 16x16 grid only when there are 16 of them or more, and hold a
-    // symbol past 4 (a file of 4x4 puzzles holds only 1-4 and blanks)
-    const run = plainRun(lines, i);
-    const past4 = () => lines.slice(i, i + run).some((l) => /[5-9A-Za-z]/.test(l));
-    if (run >= 2 && (line.length !== 16 || (run >= 16 && past4()))) return 'grid';
-  }
-  return 'line';
+  return plainGridAt(lines, i) ? 'grid' : 'line';
 }
 
 const GAME_ID = /^\d+(x\d+)?[a-z0-9]*:/;
@@ -167,13 +159,32 @@ function titleAbove(lines: string[], i: number): boolean {
   const line = lines[i].trim();
   if (line.length > 60 || !/[A-Za-z]{2}/.test(line) || BAR.test(line) || isRule(line) || isDrawnRow(line) || plainRun(lines, i) >= 2) return false;
   const next = lines[i + 1]?.trim() ?? '';
-  return isRule(next) || isDrawnRow(next) || (PLAIN_ROW.test(next) && plainRun(lines, i + 1) >= 2 && next.length <= MAX_N);
+  return isRule(next) || isDrawnRow(next) || plainGridAt(lines, i + 1);
 }
 /** a line of rules between bands (or a frame): no cells, three or more horizontal strokes */
 const isRule = (line: string) => /^[-=+*!|\s\u2500-\u257f]+$/.test(line) && (line.match(/[-=\u2500\u2501\u2550]/g)?.length ?? 0) >= 3;
-/** a row with bars, or with its cells apart (single symbols or numbers of up to two digits) */
+/** a row with bars, with its cells apart (single symbols or numbers of up to two digits), or in groups of equal
+ * length apart (`003 020 600`: a box's cells together) */
 const isDrawnRow = (line: string) =>
-  /^[0-9A-Za-z._|!\s\u2500-\u257f]+$/.test(line) && CELL.test(line) && (BAR.test(line) || /^(\d{1,2}|[0-9A-Za-z._])([\s\u2500-\u257f]+(\d{1,2}|[0-9A-Za-z._])){2,}$/.test(line));
+  /^[0-9A-Za-z._|!\s\u2500-\u257f]+$/.test(line) &&
+  CELL.test(line) &&
+  (BAR.test(line) || /^(\d{1,2}|[0-9A-Za-z._])([\s\u2500-\u257f]+(\d{1,2}|[0-9A-Za-z._])){2,}$/.test(line) || isGroupedRow(line));
+function isGroupedRow(line: string): boolean {
+  const tokens = line.split(/\s+/);
+  return tokens.length >= 2 && tokens.every((t) => PLAIN_ROW.test(t) && t.length === tokens[0].length) && tokens[0].length >= 2 && tokens.length * tokens[0].length <= MAX_N;
+}
+
+/**
+ * Do plain rows start a grid at line i? Lines of L plain cells, two or more, are a grid's rows (one cut short gets an
+ * error that says so), except 4x4 sudokus one per line (16 cells): those are a 16x16 grid only when there are 16 of
+ * them or more and they hold a symbol past 4 (a file of 4x4 puzzles holds only 1-4 and blanks).
+ */
+function plainGridAt(lines: string[], i: number): boolean {
+  const line = lines[i]?.trim() ?? '';
+  if (!PLAIN_ROW.test(line) || line.length < 2 || line.length > MAX_N) return false;
+  const run = plainRun(lines, i);
+  return run >= 2 && (line.length !== 16 || (run >= 16 && lines.slice(i, i + run).some((l) => /[5-9A-Za-z]/.test(l))));
+}
 
 /** How many lines from i on are plain rows of the same length. */
 function plainRun(lines: string[], i: number): number {
@@ -197,6 +208,8 @@ interface DrawnRow {
   groups: number[];
   /** a bar at both ends */
   edges: boolean;
+  /** no bars: its groups are cells together, apart by spaces */
+  grouped: boolean;
 }
 
 /** The cells of one drawn row: bars and spaces apart; tokens of digits are numbers when any has two digits. */
@@ -218,12 +231,16 @@ function drawnRow(raw: string): DrawnRow {
   }
   const trimmed = raw.trim();
   const edges = groups.length > 2 && BAR.test(trimmed[0]) && BAR.test(trimmed[trimmed.length - 1]);
+  const spaced = tokens.length > 1 && (numeric || tokens.every((t) => t.text.length === 1));
+  // without bars, cells in groups apart (`003 020 600`) draw the boxes as bars would
+  const grouped = groups.length === 1 && !spaced && !numeric && tokens.length > 1;
   return {
     cells,
-    spaced: tokens.length > 1 && (numeric || tokens.every((t) => t.text.length === 1)),
+    spaced,
     numeric,
-    groups: groups.length > 1 ? groups.filter((n, k) => n > 0 || (k > 0 && k < groups.length - 1)) : [],
+    groups: grouped ? tokens.map((t) => t.text.length) : groups.length > 1 ? groups.filter((n, k) => n > 0 || (k > 0 && k < groups.length - 1)) : [],
     edges,
+    grouped,
   };
 }
 
@@ -310,7 +327,8 @@ function readGrid(lines: string[], i: number, opts: ParseOptions): { puzzle: Sud
         lower: lower ?? false,
         title,
         spaced: style.spaced,
-        bars: style.groups.length > 0,
+        bars: style.groups.length > 0 && !style.grouped,
+        grouped: style.grouped,
         rules: rulesAt.some((k) => k > 0 && k < n),
         numeric: rows.some((x) => x.row.numeric),
         hex,
@@ -328,8 +346,12 @@ function drawnBox(n: number, rows: { row: DrawnRow; line: number; raw: string }[
   const barred = rows.find((r) => r.row.groups.length > 1);
   if (barred) {
     const g = barred.row.groups;
-    if (g.some((x) => x !== g[0])) failAt(`bars part this row into ${g.join(', ')} cells: boxes must be equal`, barred.line, col0Of(barred.raw));
+    const what = barred.row.grouped ? 'spaces' : 'bars';
+    if (g.some((x) => x !== g[0])) failAt(`${what} part this row into ${g.join(', ')} cells: boxes must be equal`, barred.line, col0Of(barred.raw));
     boxW = g[0];
+    // every row drawn so agrees with the first
+    const other = rows.find((r) => r.row.groups.length > 1 && r.row.groups.join() !== g.join());
+    if (other) failAt(`this row's ${what} part it into ${other.row.groups.join(', ')} cells, line ${barred.line}'s into ${g.join(', ')}`, other.line, col0Of(other.raw));
   }
   let boxH: number | undefined;
   const inner = rulesAt.filter((k) => k > 0 && k < n);
@@ -357,11 +379,12 @@ function drawGrid(p: SudokuPuzzle, values: ArrayLike<number>, io: SudokuIo): str
   const rows: string[] = [];
   for (let r = 0; r < p.n; r++) {
     const boxes: string[] = [];
-    for (let c0 = 0; c0 < p.n; c0 += io.bars ? p.boxW : p.n) {
-      const cells = Array.from({ length: Math.min(io.bars ? p.boxW : p.n, p.n - c0) }, (_, k) => cell(r * p.n + c0 + k));
+    const boxed = io.bars || io.grouped;
+    for (let c0 = 0; c0 < p.n; c0 += boxed ? p.boxW : p.n) {
+      const cells = Array.from({ length: Math.min(boxed ? p.boxW : p.n, p.n - c0) }, (_, k) => cell(r * p.n + c0 + k));
       boxes.push(cells.join(sep));
     }
-    const row = boxes.join(`${sep}|${sep}`);
+    const row = io.grouped ? boxes.join(' ') : boxes.join(`${sep}|${sep}`);
     rows.push(io.edges ? `|${sep}${row}${sep}|` : row);
   }
   const rule = rows[0].replace(/[^|]/g, '-').replace(/\|/g, '+');

@@ -35,6 +35,8 @@ export interface SudokuIo {
   numeric?: boolean;
   edges?: boolean;
   frame?: boolean;
+  /** grid form: boxes as groups of cells apart by spaces, no bars (`003 020 600`) */
+  grouped?: boolean;
   /** gameid/tsv: the jigsaw block spec suffix (",..." ) kept verbatim */
   blockSpec?: string;
   /** tsv: the row's fields, and which one holds the solution */
