@@ -105,7 +105,12 @@ describe('cellsolve command line', () => {
     // it said "no nonogram puzzle in " and named nothing
     const empty = cli(['solve', 'nonogram', '--method', 'cpu', join(dir, 'empty')]);
     expect([empty.status, empty.stdout]).toEqual([0, '']);
-    expect(empty.stderr).toContain(`cellsolve: no nonogram puzzle in ${join(dir, 'empty')} (a folder with no file in it)`);
+    expect(empty.stderr).toContain(`cellsolve: no nonogram puzzle in ${join(dir, 'empty')} (a folder with no puzzle file: notes such as README, LICENSE and .md files, and hidden ones, are skipped)`);
+    // a folder of notes alone says so too (it said "a folder with no file in it")
+    mkdirSync(join(dir, 'notes'));
+    for (const f of ['README.md', 'LICENSE']) writeFileSync(join(dir, 'notes', f), 'text\n');
+    const notes = cli(['solve', 'nonogram', '--method', 'cpu', join(dir, 'notes')]);
+    expect(notes.stderr).toContain(`no nonogram puzzle in ${join(dir, 'notes')} (a folder with no puzzle file: notes such as README`);
   });
 
   it('gen: a --seed whose puzzles\' seeds S, S+1, ... go past 2^32 - 1 is refused for every kind that uses them; binary draws all from one stream', () => {

@@ -113,5 +113,12 @@ describe('cellsolve gen/solve maze', () => {
     const wave = run('--method', 'wavefront');
     const n = String(wave.generations);
     expect(run('--method', 'wavefront', '--max-generations', n)).toMatchObject({ status: 'solved', generations: wave.generations, pathLength: wave.pathLength });
+    // and a walker the cap stops as it has walked the path (it said 'capped' at exactly its uncapped generations)
+    const small = cli(['gen', 'maze', '--size', '41', '--seed', '2']).stdout;
+    const walk = (...args: string[]) => JSON.parse(cli(['solve', 'maze', '--json', '--method', 'walker', ...args, '-'], small).stdout);
+    const walked = walk();
+    expect(walked.status).toBe('solved');
+    expect(walk('--max-generations', String(walked.generations))).toMatchObject({ status: 'solved', generations: walked.generations, pathLength: walked.pathLength });
+    expect(walk('--max-generations', String(walked.generations - 1))).toMatchObject({ status: 'unsolved', reason: 'capped' });
   });
 });

@@ -66,12 +66,12 @@ export function readInputs(paths: string[]): Input[] {
   return out;
 }
 
-/** What an input list was, for "no puzzle in ...": its files, a folder that held none named as such. */
+/** What an input list was, for "no puzzle in ...": its files, a folder that held none (or only notes) named as such. */
 function describeInputs(paths: string[], inputs: Input[]): string {
   return (paths.length ? paths : ['-'])
     .flatMap((p) => {
       const files = inputs.filter((i) => i.from === p).map((i) => i.file);
-      return files.length ? files : [`${p} (a folder with no file in it)`];
+      return files.length ? files : [`${p} (a folder with no puzzle file: notes such as README, LICENSE and .md files, and hidden ones, are skipped)`];
     })
     .join(', ');
 }

@@ -64,8 +64,11 @@ async function solveAll(ctx: GpuContext, mazes: Maze[], opts: SolveOptions): Pro
       const m = mazes[i];
       const on = (j: number) => r.state[j] !== W.WALL && r.state[j] !== W.FAKE && r.state[j] !== W.PATH && r.state[j] !== W.CROSS;
       Object.assign(parts[i], { generations: r.outcome.generations, dispatches: r.dispatches });
-      if (r.outcome.status !== 'fixpoint') Object.assign(parts[i], { status: 'unsolved', reason: r.outcome.status });
-      else Object.assign(parts[i], judgeLeftover(m, walkerPath(m, r.state), on));
+      // stopped by the cap or the timeout: a walker that has walked one path from start to exit has its answer (a cap
+      // equal to the generations an uncapped run reports was 'capped')
+      const path = walkerPath(m, r.state);
+      if (r.outcome.status !== 'fixpoint') Object.assign(parts[i], path ? { status: 'solved', path } : { status: 'unsolved', reason: r.outcome.status });
+      else Object.assign(parts[i], judgeLeftover(m, path, on));
     });
     return parts;
   }
