@@ -191,6 +191,21 @@ interface Places {
   start: Place;
 }
 
+/** Where an offset into `text` is, as line:column (the JSON and XML readers place their errors by offset). */
+function placeFinder(text: string): (offset: number) => Place {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return (offset) => {
+    let lo = 0;
+    for (let hi = starts.length - 1; lo < hi; ) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: offset - starts[lo] + 1 };
+  };
+}
+
 /** Checks a puzzle's clues: each fits its line, and the rows and the columns fill the same number of cells. */
 export function checkClues(p: Nonogram, places?: Places): void {
   const at = (kind: 'rows' | 'columns', i: number) => places?.[kind][i] ?? places?.start ?? { line: 1, column: 1 };
@@ -350,18 +365,7 @@ const xmlText = (raw: string) =>
     .trim();
 
 function parseXml(text: string, file: string): PuzzleRecord<Nonogram>[] {
-  const lineStarts = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
-  const placeOf = (offset: number): Place => {
-    let lo = 0;
-    let hi = lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (lineStarts[mid] <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, column: offset - lineStarts[lo] + 1 };
-  };
+  const placeOf = placeFinder(text);
   const fail = (message: string, offset: number): never => {
     const at = placeOf(offset);
     throw new ClueError(message, at.line, at.column);
@@ -388,18 +392,19 @@ function parseXml(text: string, file: string): PuzzleRecord<Nonogram>[] {
   // the element path, to check that every tag is closed where it should be
   const open: XmlTag[] = [];
   let puzzleAt = -1;
+  // an error record's line: that of the puzzle it falls in, if any (CLI.md: where the puzzle starts)
+  const puzzleLine = () => (puzzleAt >= 0 ? placeOf(tags[puzzleAt].at).line : undefined);
   for (let k = 0; k < tags.length; k++) {
     const t = tags[k];
     if (t.close) {
       const top = open.pop();
       if (!top || top.name !== t.name) {
         const where = placeOf(t.at);
-        records.push(errorRecord(file, new ClueError(top ? `</${t.name}> closes <${top.name}> (line ${placeOf(top.at).line})` : `</${t.name}> closes nothing`, where.line, where.column), puzzleAt >= 0 ? placeOf(tags[puzzleAt].at).line : undefined));
+        records.push(errorRecord(file, new ClueError(top ? `</${t.name}> closes <${top.name}> (line ${placeOf(top.at).line})` : `</${t.name}> closes nothing`, where.line, where.column), puzzleLine()));
         return records;
       }
       if (t.name === 'puzzle') {
-        const start = placeOf(tags[puzzleAt].at).line;
-        records.push(record(file, start, 'xml', () => readXmlPuzzle(text, tags.slice(puzzleAt, k + 1), placeOf, fail)));
+        records.push(record(file, puzzleLine()!, 'xml', () => readXmlPuzzle(text, tags.slice(puzzleAt, k + 1), placeOf, fail)));
         puzzleAt = -1;
       }
       continue;
@@ -415,11 +420,11 @@ function parseXml(text: string, file: string): PuzzleRecord<Nonogram>[] {
     if (!t.selfClose) open.push(t);
   }
   if (lexical) {
-    records.push(errorRecord(file, lexical, puzzleAt >= 0 ? placeOf(tags[puzzleAt].at).line : undefined));
+    records.push(errorRecord(file, lexical, puzzleLine()));
   } else if (open.length) {
     const top = open[open.length - 1];
     const where = placeOf(top.at);
-    records.push(errorRecord(file, new ClueError(`<${top.name}> is never closed`, where.line, where.column), puzzleAt >= 0 ? placeOf(tags[puzzleAt].at).line : undefined));
+    records.push(errorRecord(file, new ClueError(`<${top.name}> is never closed`, where.line, where.column), puzzleLine()));
   } else if (records.length === 0) {
     records.push(errorRecord(file, new ClueError('no <puzzle> element in this XML', 1, 1)));
   }
@@ -698,18 +703,7 @@ function parseJson(source: string, file: string): PuzzleRecord<Nonogram>[] {
   // comment lines are skipped (CLI.md) as blanks of the same length, so every offset keeps its line and column (a
   // line starting with '#' cannot be inside a JSON value: strings do not span lines)
   const text = source.replace(/^[ \t]*#[^\n]*/gm, (c) => ' '.repeat(c.length));
-  // line starts, for turning an offset into line:column
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  const placeOf = (offset: number): Place => {
-    let lo = 0;
-    for (let hi = starts.length - 1; lo < hi; ) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, column: offset - starts[lo] + 1 };
-  };
+  const placeOf = placeFinder(text);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -1099,11 +1093,10 @@ const xmlEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&
 export const XML_SET = { head: '<?xml version="1.0"?>\n<!DOCTYPE pbn SYSTEM "https://webpbn.com/pbn-0.3.dtd">\n<puzzleset>\n', tail: '</puzzleset>\n' };
 
 /** One puzzle as a webpbn XML <puzzle> element, with its solution as the goal image when given. */
-export function formatXmlPuzzle(p: Nonogram, solution?: string, note?: string): string {
+export function formatXmlPuzzle(p: Nonogram, solution?: string): string {
   const lines = (clues: number[][]) => clues.map((c) => (c.length ? `<line>${c.map((n) => `<count>${n}</count>`).join('')}</line>` : '<line/>')).join('\n');
   const out = ['<puzzle type="grid" defaultcolor="black">'];
   if (p.title) out.push(`<title>${xmlEscape(p.title)}</title>`);
-  if (note) out.push(`<note>${xmlEscape(note)}</note>`);
   out.push('<color name="white" char=".">fff</color>', '<color name="black" char="X">000</color>');
   out.push('<clues type="columns">', lines(p.columns), '</clues>', '<clues type="rows">', lines(p.rows), '</clues>');
   if (solution) {

@@ -111,9 +111,9 @@ const MIN_SLICE_MS = 1000;
  * to the deadline and the easy ones after them never started); the ones the slice stopped run again, from the start,
  * with what is left once every puzzle has had its pass. Their `ms` counts both passes.
  */
-async function solveOnCpu(puzzles: Nonogram[], which: number[], opts: SolveOptions, deadline: number, out: SolveResult[], note?: (p: Nonogram) => string): Promise<void> {
+async function solveOnCpu(puzzles: Nonogram[], which: number[], opts: SolveOptions, deadline: number, out: SolveResult[], notes: (string | undefined)[] = []): Promise<void> {
   const maxSolutions = maxSolutionsOption(opts.options);
-  const noteOf = (i: number) => note?.(puzzles[i]);
+  const noteOf = (i: number) => notes[i];
   let done = 0;
   const report = (i: number, r: SolveResult) => {
     out[i] = r;
@@ -256,7 +256,7 @@ async function solve(ctx: GpuContext, puzzles: Nonogram[], opts: SolveOptions): 
   // one count of answers for both sides
   let done = 0;
   const progress = opts.progress && (() => opts.progress!(++done, puzzles.length));
-  const cpuSide = solveOnCpu(puzzles, onCpu, { ...opts, progress }, deadline, out, (p) => cpuReason(p, longOnCpu)!);
+  const cpuSide = solveOnCpu(puzzles, onCpu, { ...opts, progress }, deadline, out, reasons);
   // compiled by prepare() when the CLI runs (it times compilation apart); from the cache then
   const rules = rulesOf(opts);
   await compileNonogramRules(ctx, gpu, rules);

@@ -1,6 +1,7 @@
 // Sudoku text formats in and out. Read: one puzzle per line (n*n symbols, '.' or '0' blank, '#' comments, a
-// leading count line as in the code-golf set), grids drawn over n lines (below), STPPC Solo game ids (`3x3:...`, `2x3:...`, jigsaw `9j:...,blocks`,
-// X `3x3x:...`), STPPC .tsv files (a `game_id` column) and puzz.link URLs (`https://puzz.link/p?sudoku/9/9/...`).
+// leading count line as in the code-golf set), grids drawn over n lines (below), STPPC Solo game ids (`3x3:...`,
+// `2x3:...`, jigsaw `9j:...,blocks`, X `3x3x:...`), STPPC .tsv files (a `game_id` column) and puzz.link URLs
+// (`https://puzz.link/p?sudoku/9/9/...`).
 // Write: the answer in the form it came in. Errors name file:line:column and never throw.
 import type { PuzzleRecord, SolveResult } from '../types.ts';
 import { defaultBox, gridString, shapeError, symbolOf, valueOf, type SudokuIo, type SudokuPuzzle } from './reference.ts';
@@ -56,7 +57,7 @@ export function parseSudoku(input: Uint8Array | string, file: string, options: R
       gridRunLeft = 0;
       continue;
     }
-    const lead = raw.length - raw.trimStart().length;
+    const lead = col0Of(raw);
     // a table header (STPPC .tsv): columns by name
     if ((forced === undefined || forced === 'tsv') && raw.includes('\t') && /(^|\t)game_id(\t|$)/.test(raw)) {
       const cols = raw.split('\t').map((s) => s.trim());
