@@ -89,4 +89,23 @@ describe.skipIf(skipGpu)('binary full solver in lanes', () => {
       });
     });
   });
+
+  it('grids with few givens: two solutions in the lanes (restarts; an empty 16x16 ran a minute without)', async () => {
+    const random = rng(5);
+    const puzzles: BinaryPuzzle[] = [16, 24, 30].map((n) => ({ width: n, height: n, cells: new Uint8Array(n * n).fill(UNKNOWN), distinct: true }));
+    for (const n of [20, 28]) {
+      const solution = randomSolution(n, n, true, random);
+      puzzles.push({ width: n, height: n, cells: solution.map((v) => (random() < 0.2 ? v : UNKNOWN)), distinct: true });
+    }
+    await withDevice(async (ctx) => {
+      const { results, stats } = await solveFullLanes(ctx, puzzles, { timeoutMs: 20_000 });
+      expect(stats.handedBack).toBe(0);
+      puzzles.forEach((p, i) => {
+        const r = results[i];
+        expect(r.status, `${p.width}x${p.height}`).toBe('multiple');
+        expect(r.solution).not.toBe(r.solution2);
+        for (const s of [r.solution!, r.solution2!]) expect(checkSolution(p, s)).toBeNull();
+      });
+    });
+  });
 });

@@ -7,8 +7,12 @@
 //     fixpoint; a copy that reaches a contradiction fixes the cell the other way (the other way's whole fixpoint
 //     follows), cells both ways agree on are fixed. Cells of lines short of one value first, that value first
 //     (the remainder of thesis Figure 3.21), as solver.ts `startProbing`; a sweep goes on after a fix;
-//   branching when a whole sweep fixes nothing: on the probed cell whose two ways knew most, the 1-way waiting on
-//     the invocation's stack (2 * height words a level), to two solutions.
+//   branching when a whole sweep fixes nothing: on the probed cell whose two ways knew most, the other way waiting
+//     on the invocation's stack (2 * height words a level), to two solutions. Below the root, a node with more than
+//     a quarter of its cells unknown branches without probing (on the first unknown cell of the line with fewest
+//     unknowns), and the search runs in restarts (run k may take restartBranches * 2^k branch points, run 0 with
+//     the 0-way first, later runs with a hashed order), as the CPU search (search.ts BinarySearch.solve) does and
+//     for the same reason: on grids with few givens one early choice doomed a column far below.
 // An invocation takes the next puzzle when it is done with one. Puzzles beyond the stack (`depthCap`) or the node
 // cap end as STATUS_DEPTH / STATUS_CAPPED: the host hands those to the batch path.
 
@@ -16,7 +20,8 @@ struct Params {
   count: u32,
   depthCap: u32,
   nodeCap: u32,
-  pad: u32,
+  // branch points of a search's first run; each restart doubles it
+  restartBranches: u32,
 }
 
 // input: one record offset per puzzle; record: width, height, Rule 3 (0/1), result offset, then rows [known, value]
@@ -47,6 +52,11 @@ var<private> gDistinct: bool;
 var<private> resultAt: u32;
 var<private> found: u32;
 var<private> nodes: u32;
+// the puzzle's job number and record (a restart reads it again), this run and the branches before it
+var<private> puzzleJob: u32;
+var<private> puzzleRec: u32;
+var<private> run: u32;
+var<private> runFrom: u32;
 // the node being probed (rows and columns) and the first way's end of the cell being probed (rows)
 var<private> nodeK: array<u32, 32>;
 var<private> nodeV: array<u32, 32>;
@@ -156,6 +166,15 @@ fn solution_found() {
     }
   }
   found += 1u;
+}
+
+// known cells of the saved node
+fn known_node_cells() -> u32 {
+  var n = 0u;
+  for (var y = 0u; y < gH; y++) {
+    n += countOneBits(nodeK[y]);
+  }
+  return n;
 }
 
 // known cells of the private grid
@@ -320,15 +339,25 @@ fn next_puzzle() -> bool {
   if (k >= params.count) {
     return false;
   }
-  let rec = input[k];
+  puzzleJob = k;
+  puzzleRec = input[k];
+  found = 0u;
+  nodes = 1u;
+  counts = Counts(0u, 0u, 0u, 0u, 0u);
+  run = 0u;
+  runFrom = 0u;
+  load_puzzle();
+  return true;
+}
+
+// the puzzle's givens, its first stage next: a new puzzle's start, and a restart's (solutions and counts kept)
+fn load_puzzle() {
+  let rec = puzzleRec;
   gW = input[rec];
   gH = input[rec + 1u];
   gDistinct = input[rec + 2u] == 1u;
   resultAt = input[rec + 3u];
-  found = 0u;
-  nodes = 1u;
   depth = 0u;
-  counts = Counts(0u, 0u, 0u, 0u, 0u);
   rootNode = true;
   for (var i = 0u; i < gH; i++) {
     rowK[i] = input[rec + 4u + 2u * i];
@@ -341,7 +370,42 @@ fn next_puzzle() -> bool {
   methodsNow = 3u;
   state = ST_STAGE;
   gensNow = 0u;
-  return true;
+}
+
+// a later run's first way at a branch point: one bit of a hash of the puzzle, the run and the branch
+fn hashed_way() -> u32 {
+  var h = (puzzleJob * 0x9e3779b9u) ^ (run * 0x85ebca6bu) ^ (counts.branches * 0xc2b2ae35u);
+  h ^= h >> 16u;
+  h *= 0x7feb352du;
+  h ^= h >> 15u;
+  h *= 0x846ca68bu;
+  h ^= h >> 16u;
+  return h & 1u;
+}
+
+// without probing: the first unknown cell of the line with fewest unknowns (rows, then columns; search.ts pick)
+fn pick_line_cell() {
+  var fewest = 0xffffffffu;
+  let wm = width_mask();
+  for (var y = 0u; y < gH; y++) {
+    let open = ~nodeK[y] & wm;
+    let u = countOneBits(open);
+    if (u > 0u && u < fewest) {
+      fewest = u;
+      branchX = firstTrailingBit(open);
+      branchY = y;
+    }
+  }
+  let hm = select((1u << gH) - 1u, 0xffffffffu, gH == 32u);
+  for (var x = 0u; x < gW; x++) {
+    let open = ~nodeCK[x] & hm;
+    let u = countOneBits(open);
+    if (u > 0u && u < fewest) {
+      fewest = u;
+      branchX = x;
+      branchY = firstTrailingBit(open);
+    }
+  }
 }
 
 // a new run of the private grid (set up by the caller) in this state
@@ -358,7 +422,15 @@ fn next_probe() {
     finish(STATUS_CAPPED);
     return;
   }
+  // below the root, an open node branches without probing (the header says why)
+  let open = !rootNode && 4u * known_node_cells() < 3u * gW * gH;
+  if (open) {
+    pick_line_cell();
+  }
   loop {
+    if (open) {
+      break;
+    }
     let p = pick_cell();
     if (p.ok) {
       probed[p.y] |= 1u << p.x;
@@ -377,22 +449,31 @@ fn next_probe() {
     }
     break;
   }
-  // probing stalled: branch on the best cell, the 1-way on the stack, the 0-way now
+  // probing stalled: branch on the best cell, one way on the stack, the other now; or this run's branches are
+  // spent: the next run
+  if (counts.branches - runFrom >= params.restartBranches << min(run, 20u)) {
+    run += 1u;
+    runFrom = counts.branches;
+    nodes += 1u;
+    load_puzzle();
+    return;
+  }
   if (depth >= params.depthCap) {
     finish(STATUS_DEPTH);
     return;
   }
+  let now = select(0u, hashed_way(), run > 0u);
   counts.branches += 1u;
   let at = stack_at(depth);
   for (var i = 0u; i < gH; i++) {
     let bit = select(0u, 1u << branchX, i == branchY);
     scratch[at + 2u * i] = nodeK[i] | bit;
-    scratch[at + 2u * i + 1u] = nodeV[i] | bit;
+    scratch[at + 2u * i + 1u] = nodeV[i] | select(0u, bit, now == 0u);
   }
   depth += 1u;
   rootNode = false;
   load_node();
-  set_cell(branchX, branchY, 0u);
+  set_cell(branchX, branchY, now);
   start(ST_CHILD);
 }
 
@@ -423,7 +504,8 @@ fn node_grew() {
 // the run ended (RUN_*): what follows, set up for the next turn (or left in `then` for the main loop)
 fn on_end(outcome: u32) {
   if (state == ST_STAGE) {
-    counts.gens += gensNow;
+    // a restart runs the stages again: the puzzle's own generations are its first run's
+    counts.gens += select(0u, gensNow, run == 0u);
     if (outcome == RUN_DONE) {
       solution_found();
       finish_found();

@@ -7,17 +7,23 @@ import type { GpuContext } from '../../gpu/context.ts';
 import type { SolveResult } from '../types.ts';
 import { cellsToString, type BinaryPuzzle } from './codec.ts';
 import { checkSolution } from './reference.ts';
+import { RESTART_BRANCHES } from './search.ts';
 import { isSmall, solveFull, type FullOptions, type FullStats } from './solver.ts';
 
 /** words before a puzzle's two solutions in the result buffer (lane.wgsl RESULT_HEADER) */
 const RESULT_HEADER = 8;
 /** lane.wgsl STACK_WORDS: a stack level holds 32 rows [known, value] */
 const STACK_WORDS = 64;
+/** the stacks of all invocations together */
+const STACK_BYTES = 32 << 20;
 
 export interface LaneOptions {
   /** invocations (each holds a stack; default 1024: 64 gave 0.23x of the CPU solver on the bench, 1024 0.5x) */
   lanes?: number;
-  /** stack levels per invocation (a branch fixes one more cell per level) */
+  /**
+   * stack levels per invocation (a branch fixes one more cell per level); default: what 32 MB of stacks hold,
+   * 128-512 levels (a sparse 32x32 went 396 levels deep on the CPU)
+   */
   depthCap?: number;
   /** fixpoint runs (stages, probes, nodes) one puzzle may make before it is handed to the batch path */
   nodeCap?: number;
@@ -105,8 +111,8 @@ export async function runLanes(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: L
   const out: LaneOutcome[] = new Array(puzzles.length);
   if (puzzles.length === 0) return out;
   const t0 = performance.now();
-  const depthCap = opts.depthCap ?? 64;
   const lanes = laneCount(opts.lanes ?? 1024, puzzles.length);
+  const depthCap = opts.depthCap ?? Math.min(512, Math.floor(STACK_BYTES / (lanes * 4 * STACK_WORDS)));
   await runEngineLanes(ctx, {
     label: 'binary.lanes',
     pipeline: await lanePipeline(ctx),
@@ -145,7 +151,7 @@ export async function runLanes(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: L
         }
         at += 4 + 2 * p.height;
       }
-      return { input: words, resultWords, params: Uint32Array.from([count, depthCap, opts.nodeCap ?? 200_000, 0]) };
+      return { input: words, resultWords, params: Uint32Array.from([count, depthCap, opts.nodeCap ?? 200_000, RESTART_BRANCHES]) };
     },
     unpack: (first, count, r) => {
       const ms = performance.now() - t0;

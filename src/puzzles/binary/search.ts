@@ -1,11 +1,18 @@
 // The CPU complete solver: line-by-line propagation of Methods 1-4 (thesis 3.3.1) with a queue of changed lines,
 // optionally probing (Method 5: set an unknown cell each way; a way that propagates to a contradiction fixes the
 // cell the other way, and cells both ways agree on are fixed too), then depth-first branching on a cell of the
-// line with the fewest unknowns. Counts solutions up to a limit (2 answers "is it unique?"). It is the baseline
+// line with the fewest unknowns, in runs that restart (see `solve`). Counts solutions up to a limit (2 answers "is it
+// unique?"). It is the baseline
 // the GPU is measured against (bench/binary.ts), the generator's uniqueness test, and a second opinion in the
 // tests; it shares no code with the automata.
 import { UNKNOWN, type BinaryPuzzle } from './codec.ts';
 import { LEVEL_METHODS, METHODS_ALL, M_COUNT, M_PAIRS, M_TRIOS, M_UNIQUE } from './reference.ts';
+import { rng } from '../random.ts';
+
+/** branch points of a search's first run; each restart doubles it (BinarySearch.solve) */
+export const RESTART_BRANCHES = 64;
+/** probing below the root: at nodes with at most 1 / PROBE_BELOW of the cells unknown */
+const PROBE_BELOW = 4;
 
 /** thrown (one preallocated object: no stack walk) when propagation meets a broken rule */
 const CONTRADICTION = new Error('contradiction');
@@ -54,6 +61,8 @@ export class BinarySearch {
   private head = 0;
   private tail = 0;
   private budget = Infinity;
+  /** the value order of this run's branch points (undefined: 0 first) */
+  private order?: () => number;
   branches = 0;
   probes = 0;
 
@@ -285,20 +294,37 @@ export class BinarySearch {
 
   /**
    * Depth-first search; stops when `limit` solutions are found, or (returning null) after `maxBranches` branch
-   * points.
+   * points. The search runs in restarts: run k may take RESTART_BRANCHES * 2^k branch points, run 0 with 0 before
+   * 1 (or the caller's random order), each later run with a value order of its own. Why: on a grid with few givens
+   * (an empty 16x16) one early choice can doom a column far below, and the tree under it took minutes; other
+   * orders find the solutions in hundreds of branch points. Solutions found in any run count (distinct ones); the
+   * first run that ends within its budget searched the whole tree, so its end is the answer. A puzzle done within
+   * the first run's budget (every STPPC puzzle we have) searches exactly as without restarts.
    */
   solve(limit = 2, maxBranches = Infinity): SearchResult | null {
-    const out: SearchResult = { count: 0, solutions: [], branches: 0, probes: 0 };
-    this.budget = maxBranches;
     const root = this.initial();
-    if (root) this.dfs(root, limit, out);
-    out.branches = this.branches;
-    out.probes = this.probes;
-    return this.budget < 0 ? null : out;
+    const found = new Map<string, Uint8Array>();
+    let complete = !root;
+    for (let run = 0; root && !complete && found.size < limit && this.branches < maxBranches; run++) {
+      const cut = RESTART_BRANCHES * 2 ** run;
+      this.budget = Math.min(cut, maxBranches - this.branches);
+      this.order = run === 0 || this.random ? this.random : rng(run);
+      const out: SearchResult = { count: 0, solutions: [], branches: 0, probes: 0 };
+      this.dfs(root, limit, out);
+      for (const cells of out.solutions) found.set(cells.join(''), cells);
+      complete = this.budget >= 0;
+    }
+    const solutions = [...found.values()].slice(0, limit);
+    if (!complete && solutions.length < limit) return null;
+    return { count: solutions.length, solutions, branches: this.branches, probes: this.probes };
   }
 
-  private dfs(s: State, limit: number, out: SearchResult) {
-    if (this.probing) {
+  private dfs(s: State, limit: number, out: SearchResult, root = true) {
+    // Below the root, probing waits until at most a quarter of the cells are unknown: on a grid more open than
+    // that, a sweep of 2 probes per unknown cell found nothing at most nodes and took most of the time. Without
+    // it the searches failed deep down instead (sparse 20x20-32x32 grids: 6 of 24 past 30,000 branch points with
+    // none below the root, 2 with it below half the cells, none below a quarter).
+    if (this.probing && (root || PROBE_BELOW * this.unknowns(s) <= s.cells.length)) {
       const p = this.probeAll(s);
       if (!p) return;
       s = p;
@@ -311,12 +337,18 @@ export class BinarySearch {
     }
     if (--this.budget < 0) return;
     this.branches++;
-    const firstValue = this.random ? (this.random() < 0.5 ? 0 : 1) : 0;
+    const firstValue = this.order ? (this.order() < 0.5 ? 0 : 1) : 0;
     for (const v of [firstValue, 1 - firstValue]) {
       const child = this.assume(s, cell, v);
-      if (child) this.dfs(child, limit, out);
+      if (child) this.dfs(child, limit, out, false);
       if (out.count >= limit || this.budget < 0) return;
     }
+  }
+
+  private unknowns(s: State): number {
+    let n = 0;
+    for (let i = 0; i < s.cells.length; i++) if (s.cells[i] === UNKNOWN) n++;
+    return n;
   }
 
   /** Propagation only: the fixpoint, or null on a contradiction. */
@@ -332,8 +364,10 @@ export class BinarySearch {
 }
 
 /** Solutions of a puzzle, counted up to `limit`. */
-export function countSolutions(p: BinaryPuzzle, limit = 2, opts: SearchOptions = {}): SearchResult {
-  return new BinarySearch(p, opts).solve(limit)!;
+export function countSolutions(p: BinaryPuzzle, limit: number, opts: SearchOptions, maxBranches: number): SearchResult | null;
+export function countSolutions(p: BinaryPuzzle, limit?: number, opts?: SearchOptions): SearchResult;
+export function countSolutions(p: BinaryPuzzle, limit = 2, opts: SearchOptions = {}, maxBranches = Infinity): SearchResult | null {
+  return new BinarySearch(p, opts).solve(limit, maxBranches);
 }
 
 /**
@@ -349,3 +383,4 @@ export function gradeCpu(p: BinaryPuzzle): number {
   }
   return 4;
 }
+
