@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { cellsToString, UNKNOWN, type BinaryPuzzle } from '../src/puzzles/binary/codec.ts';
 import { generatePuzzle, randomSolution, rng } from '../src/puzzles/binary/generate.ts';
 import { solveFullLanes } from '../src/puzzles/binary/lane.ts';
+import { solveFull } from '../src/puzzles/binary/solver.ts';
 import { checkSolution } from '../src/puzzles/binary/reference.ts';
 import { BinarySearch, countSolutions, gradeCpu } from '../src/puzzles/binary/search.ts';
 import type { SolveResult } from '../src/puzzles/types.ts';
@@ -105,6 +106,14 @@ describe.skipIf(skipGpu)('binary full solver in lanes', () => {
         expect(r.status, `${p.width}x${p.height}`).toBe('multiple');
         expect(r.solution).not.toBe(r.solution2);
         for (const s of [r.solution!, r.solution2!]) expect(checkSolution(p, s)).toBeNull();
+      });
+      // the batch path (grids past 32x32, --lanes off) searches depth-first with the same restarts: an empty 16x16
+      // there grew its tree in breadth until the deadline
+      const open = [puzzles[0], { ...puzzles[0], width: 8, height: 32, distinct: false }];
+      const batch = await solveFull(ctx, open, { timeoutMs: 20_000 });
+      batch.results.forEach((r, i) => {
+        expect(r.status, `batch path #${i}`).toBe('multiple');
+        for (const s of [r.solution!, r.solution2!]) expect(checkSolution(open[i], s)).toBeNull();
       });
     });
   });

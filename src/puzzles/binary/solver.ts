@@ -5,7 +5,8 @@
 //           the grid is the puzzle's level), then probing on the GPU (Method 5: copies of the stalled puzzle with
 //           one unknown cell set each way, advanced in the same batch as everything else; a copy that reaches a
 //           contradiction fixes its cell the other way, cells both copies agree on are fixed too), and branching
-//           only when a whole sweep of probes fixes nothing. Stops at two solutions.
+//           only when a whole sweep of probes fixes nothing, depth-first in restarts as the CPU search
+//           (search.ts BinarySearch.solve). Stops at two solutions.
 import type { GpuContext } from '../../gpu/context.ts';
 import { GpuError } from '../../gpu/context.ts';
 import { Batch, type GridOutcome, type GridStatus } from '../../engine/batch.ts';
@@ -14,6 +15,8 @@ import { runAll } from '../../engine/run.ts';
 import type { SolveResult } from '../types.ts';
 import { cellsToString, UNKNOWN, type BinaryPuzzle } from './codec.ts';
 import { packCa, unpackCa, wordsPerRow } from './pack.ts';
+import { rng } from '../random.ts';
+import { RESTART_BRANCHES } from './search.ts';
 import { LEVEL_METHODS, METHODS_ALL, checkSolution, thesisCells, thesisInit, thesisLastChange, THESIS_AGE_MAX } from './reference.ts';
 
 export const caRule: Rule = {
@@ -298,8 +301,16 @@ interface Job {
   branchGenerations: number;
   /** the thesis level: the stage that completed the grid, 4 once probing was needed */
   level: number;
-  /** nodes alive: the root, and the children of branch points */
+  /** nodes alive: the root, then the branch child being searched (0 or 1: the search is depth-first) */
   open: number;
+  /** branch children waiting their turn, the last first, with the stage each starts at */
+  pending: { node: SearchNode; stage: number }[];
+  /** the restarts (as search.ts BinarySearch.solve): this run, its branch points before it, its value order */
+  run: number;
+  runFrom: number;
+  order?: () => number;
+  /** the root as probing left it: where every run branches first */
+  root?: SearchNode;
   /** grid ids of this job in the batch */
   grids: Set<number>;
   result: SolveResult | null;
@@ -367,6 +378,9 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     branchGenerations: 0,
     level: 1,
     open: 1,
+    pending: [],
+    run: 0,
+    runFrom: 0,
     grids: new Set(),
     result: null,
   }));
@@ -502,7 +516,7 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     if (!node.cells.includes(UNKNOWN)) {
       // a branch child that a probe had completed already
       solutionFound(job, node.cells);
-      job.open--;
+      nodeEnded(job);
       return;
     }
     job.level = 4;
@@ -512,6 +526,8 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     const ones = scratch(0, w + h);
     const zeros = scratch(1, w + h);
     const cells = node.cells;
+    // below the root, an open node branches without probing (search.ts dfs says why)
+    if (!node.root && 4 * cells.reduce((n, c) => n + (c === UNKNOWN ? 1 : 0), 0) > 3 * cells.length) return branchOnLine(node);
     for (let i = 0, y = 0, x = 0; i < cells.length; i++) {
       const v = cells[i];
       if (v === 1) {
@@ -590,9 +606,58 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
       job.error = 'probing stalled without a candidate to branch on';
       return;
     }
+    if (node.root) job.root = node;
+    // the two probe ends are fixpoints already: probing goes on from them
+    descend(node, best.states, 4);
+  };
+
+  /** an open node's branch: the first unknown cell of the line with fewest unknowns (search.ts pick), each way */
+  const branchOnLine = (node: SearchNode) => {
+    const { width: w, height: h } = node.job.puzzle;
+    let cell = -1;
+    let fewest = Infinity;
+    for (let l = 0; l < w + h; l++) {
+      const n = l < h ? w : h;
+      const at = (i: number) => (l < h ? l * w + i : i * w + (l - h));
+      let unknown = 0;
+      let first = -1;
+      for (let i = 0; i < n; i++) if (node.cells[at(i)] === UNKNOWN) (unknown++, first < 0 && (first = at(i)));
+      if (unknown > 0 && unknown < fewest) (fewest = unknown), (cell = first);
+    }
+    const ways = [0, 1].map((v) => {
+      const c = node.cells.slice();
+      c[cell] = v;
+      return c;
+    });
+    // set cells run the automaton (all methods) to their fixpoint first
+    descend(node, ways, 3);
+  };
+
+  /**
+   * A branch point, depth-first: the run's first way now, the other on the job's stack; or, this run's branch
+   * points spent, the next run from the root (search.ts BinarySearch.solve: restarts, each with its own order).
+   */
+  const descend = (node: SearchNode, ways: Uint8Array[], stage: number) => {
+    const job = node.job;
+    if (job.root && job.branches - job.runFrom >= RESTART_BRANCHES * 2 ** job.run) {
+      job.run++;
+      job.runFrom = job.branches;
+      job.order = rng(job.run * 0x10000 + job.index);
+      job.pending.length = 0;
+      return branch(job.root);
+    }
     job.branches++;
-    job.open += 1;
-    for (const cells of best.states) runNode({ job, cells, root: false, probed: new Uint8Array(cells.length), half: new Map(), fixedInSweep: false, best: null, roundSize: firstRound }, 4);
+    const first = job.order && job.order() < 0.5 ? 1 : 0;
+    const child = (cells: Uint8Array): SearchNode => ({ job, cells, root: false, probed: new Uint8Array(cells.length), half: new Map(), fixedInSweep: false, best: null, roundSize: firstRound });
+    job.pending.push({ node: child(ways[1 - first]), stage });
+    runNode(child(ways[first]), stage);
+  };
+
+  /** the node being searched is over (dead or complete): the next one from the stack, if any */
+  const nodeEnded = (job: Job) => {
+    const next = job.pending.pop();
+    if (next && job.solutions.length < limit) runNode(next.node, next.stage);
+    else job.open--;
   };
 
   /** a node's grid at a stage: stages 1-3 run the automaton with that level's methods, 4 probes */
@@ -667,7 +732,7 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
       }
     }
     if (dead) {
-      job.open--;
+      nodeEnded(job);
       return;
     }
     if (progress) {
@@ -688,10 +753,10 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     else job.branchGenerations += o.generations;
     if (node.root && stage > job.level) job.level = stage;
     if (o.status === 'contradiction') {
-      job.open--;
+      nodeEnded(job);
     } else if (o.status === 'done') {
       solutionFound(job, cells);
-      job.open--;
+      nodeEnded(job);
     } else if (o.status === 'fixpoint') {
       node.cells = cells;
       runNode(node, nextStage(stage, job.puzzle.distinct));
