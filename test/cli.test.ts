@@ -124,6 +124,19 @@ describe('cellsolve command line', () => {
     expect(cli(['gen', 'binary', '--size', '6', '--seed', '4294967295', '--count', '2']).status).toBe(0);
   });
 
+  it.skipIf(skipGpu)('an --out named .json or .jsonl holds the JSON records, with or without --json', () => {
+    const dir = tempDir('out-json');
+    for (const name of ['a.json', 'b.JSONL']) {
+      const file = join(dir, name);
+      const r = cli(['solve', 'sudoku', '--out', file, 'samples/sudoku/generated-9x9-25-clues.txt']);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toBe('');
+      const records = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      expect(records.length).toBeGreaterThan(0);
+      for (const rec of records) expect(rec.status).toBe('solved');
+    }
+  });
+
   it('an input with no puzzle says so on stderr and exits 0', () => {
     for (const kind of kinds) {
       const r = cli(['solve', kind.name, '-'], '');

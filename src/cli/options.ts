@@ -16,7 +16,7 @@ function solveOptions(kind: PuzzleKind): OptionSpec[] {
     { name: 'method', value: 'M', choices: kind.methods, help: `how to solve (default ${kind.defaultMethod})` },
     ...kind.solveOptions,
     JSON_OPTION,
-    { name: 'out', value: 'FILE', help: 'write what standard output would show to FILE; FILE.png: a picture of each answer, where the kind draws one' },
+    { name: 'out', value: 'FILE', help: 'write what standard output would show to FILE; FILE.json or FILE.jsonl: the --json records; FILE.png: a picture of each answer, where the kind draws one' },
     {
       name: 'max-generations',
       value: 'N',

@@ -96,6 +96,8 @@ export async function solveCommand(ctx: () => Promise<GpuContext>, kind: PuzzleK
     throw new UsageError(`${kind.name} answers are text, not pictures: --out ${out} would hold text (name a text file)`);
   }
   if (out !== undefined) checkWritable(out);
+  // an --out named .json or .jsonl takes the JSON records (grid text in a .json file was no use to anyone)
+  const json = Boolean(o.json) || (out !== undefined && /\.jsonl?$/i.test(out));
   const paths = args.positional.slice(1);
   const inputs = readInputs(paths);
   const records: PuzzleRecord<unknown>[] = [];
@@ -134,7 +136,7 @@ export async function solveCommand(ctx: () => Promise<GpuContext>, kind: PuzzleK
     if (!result) {
       raise(EXIT.usage);
       const r = { index, file: record.file, line: record.line, status: 'error', method, generations: 0, ms: 0, error: record.error };
-      if (o.json) pending += JSON.stringify(r) + '\n';
+      if (json) pending += JSON.stringify(r) + '\n';
       else process.stderr.write(`${record.error}\n`);
       return;
     }
@@ -144,7 +146,7 @@ export async function solveCommand(ctx: () => Promise<GpuContext>, kind: PuzzleK
     if (rejected) result = { ...result, status: 'error', extra: { ...result.extra, error: 'verifier rejected' } };
     if (result.status === 'error') raise(EXIT.internal);
     else if (result.status !== 'solved') raise(EXIT.notSolved);
-    if (o.json) {
+    if (json) {
       const { extra, ...rest } = result;
       // a solution given with the puzzle (a goal, a solution column or file): is it one of ours?
       const given = record.expected !== undefined && result.solution !== undefined ? { matchesGiven: [result.solution, result.solution2].includes(record.expected) } : {};
