@@ -621,8 +621,14 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
       const at = (i: number) => (l < h ? l * w + i : i * w + (l - h));
       let unknown = 0;
       let first = -1;
-      for (let i = 0; i < n; i++) if (node.cells[at(i)] === UNKNOWN) (unknown++, first < 0 && (first = at(i)));
-      if (unknown > 0 && unknown < fewest) (fewest = unknown), (cell = first);
+      for (let i = 0; i < n; i++) {
+        if (node.cells[at(i)] !== UNKNOWN) continue;
+        if (unknown++ === 0) first = at(i);
+      }
+      if (unknown > 0 && unknown < fewest) {
+        fewest = unknown;
+        cell = first;
+      }
     }
     const ways = [0, 1].map((v) => {
       const c = node.cells.slice();
