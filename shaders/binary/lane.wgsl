@@ -8,11 +8,10 @@
 //     follows), cells both ways agree on are fixed. Cells of lines short of one value first, that value first
 //     (the remainder of thesis Figure 3.21), as solver.ts `startProbing`; a sweep goes on after a fix;
 //   branching when a whole sweep fixes nothing: on the probed cell whose two ways knew most, the other way waiting
-//     on the invocation's stack (2 * height words a level), to two solutions. Below the root, a node with more than
-//     a quarter of its cells unknown branches without probing (on the first unknown cell of the line with fewest
-//     unknowns), and the search runs in restarts (run k may take restartBranches * 2^k branch points, run 0 with
-//     the 0-way first, later runs with a hashed order), as the CPU search (search.ts BinarySearch.solve) does and
-//     for the same reason: on grids with few givens one early choice doomed a column far below.
+//     on the invocation's stack (2 * height words a level), to two solutions, in restarts (run k may take
+//     restartBranches * 2^k branch points, run 0 with the 0-way first, later runs with a hashed order), as the CPU
+//     search (search.ts BinarySearch.solve) does and for the same reason: on grids with few givens one early
+//     choice doomed a column far below.
 // An invocation takes the next puzzle when it is done with one. Puzzles beyond the stack (`depthCap`) or the node
 // cap end as STATUS_DEPTH / STATUS_CAPPED: the host hands those to the batch path.
 
@@ -166,15 +165,6 @@ fn solution_found() {
     }
   }
   found += 1u;
-}
-
-// known cells of the saved node
-fn known_node_cells() -> u32 {
-  var n = 0u;
-  for (var y = 0u; y < gH; y++) {
-    n += countOneBits(nodeK[y]);
-  }
-  return n;
 }
 
 // known cells of the private grid
@@ -383,31 +373,6 @@ fn hashed_way() -> u32 {
   return h & 1u;
 }
 
-// without probing: the first unknown cell of the line with fewest unknowns (rows, then columns; search.ts pick)
-fn pick_line_cell() {
-  var fewest = 0xffffffffu;
-  let wm = width_mask();
-  for (var y = 0u; y < gH; y++) {
-    let open = ~nodeK[y] & wm;
-    let u = countOneBits(open);
-    if (u > 0u && u < fewest) {
-      fewest = u;
-      branchX = firstTrailingBit(open);
-      branchY = y;
-    }
-  }
-  let hm = select((1u << gH) - 1u, 0xffffffffu, gH == 32u);
-  for (var x = 0u; x < gW; x++) {
-    let open = ~nodeCK[x] & hm;
-    let u = countOneBits(open);
-    if (u > 0u && u < fewest) {
-      fewest = u;
-      branchX = x;
-      branchY = firstTrailingBit(open);
-    }
-  }
-}
-
 // a new run of the private grid (set up by the caller) in this state
 fn start(s: u32) {
   state = s;
@@ -422,15 +387,7 @@ fn next_probe() {
     finish(STATUS_CAPPED);
     return;
   }
-  // below the root, an open node branches without probing (the header says why)
-  let open = !rootNode && 4u * known_node_cells() < 3u * gW * gH;
-  if (open) {
-    pick_line_cell();
-  }
   loop {
-    if (open) {
-      break;
-    }
     let p = pick_cell();
     if (p.ok) {
       probed[p.y] |= 1u << p.x;

@@ -11,8 +11,6 @@ import { rng } from '../random.ts';
 
 /** branch points of a search's first run; each restart doubles it (BinarySearch.solve) */
 export const RESTART_BRANCHES = 64;
-/** probing below the root: at nodes with at most 1 / PROBE_BELOW of the cells unknown */
-const PROBE_BELOW = 4;
 
 /** thrown (one preallocated object: no stack walk) when propagation meets a broken rule */
 const CONTRADICTION = new Error('contradiction');
@@ -319,12 +317,8 @@ export class BinarySearch {
     return { count: solutions.length, solutions, branches: this.branches, probes: this.probes };
   }
 
-  private dfs(s: State, limit: number, out: SearchResult, root = true) {
-    // Below the root, probing waits until at most a quarter of the cells are unknown: on a grid more open than
-    // that, a sweep of 2 probes per unknown cell found nothing at most nodes and took most of the time. Without
-    // it the searches failed deep down instead (sparse 20x20-32x32 grids: 6 of 24 past 30,000 branch points with
-    // none below the root, 2 with it below half the cells, none below a quarter).
-    if (this.probing && (root || PROBE_BELOW * this.unknowns(s) <= s.cells.length)) {
+  private dfs(s: State, limit: number, out: SearchResult) {
+    if (this.probing) {
       const p = this.probeAll(s);
       if (!p) return;
       s = p;
@@ -340,15 +334,9 @@ export class BinarySearch {
     const firstValue = this.order ? (this.order() < 0.5 ? 0 : 1) : 0;
     for (const v of [firstValue, 1 - firstValue]) {
       const child = this.assume(s, cell, v);
-      if (child) this.dfs(child, limit, out, false);
+      if (child) this.dfs(child, limit, out);
       if (out.count >= limit || this.budget < 0) return;
     }
-  }
-
-  private unknowns(s: State): number {
-    let n = 0;
-    for (let i = 0; i < s.cells.length; i++) if (s.cells[i] === UNKNOWN) n++;
-    return n;
   }
 
   /** Propagation only: the fixpoint, or null on a contradiction. */

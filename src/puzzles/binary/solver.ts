@@ -526,8 +526,6 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     const ones = scratch(0, w + h);
     const zeros = scratch(1, w + h);
     const cells = node.cells;
-    // below the root, an open node branches without probing (search.ts dfs says why)
-    if (!node.root && 4 * cells.reduce((n, c) => n + (c === UNKNOWN ? 1 : 0), 0) > 3 * cells.length) return branchOnLine(node);
     for (let i = 0, y = 0, x = 0; i < cells.length; i++) {
       const v = cells[i];
       if (v === 1) {
@@ -609,34 +607,6 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     if (node.root) job.root = node;
     // the two probe ends are fixpoints already: probing goes on from them
     descend(node, best.states, 4);
-  };
-
-  /** an open node's branch: the first unknown cell of the line with fewest unknowns (search.ts pick), each way */
-  const branchOnLine = (node: SearchNode) => {
-    const { width: w, height: h } = node.job.puzzle;
-    let cell = -1;
-    let fewest = Infinity;
-    for (let l = 0; l < w + h; l++) {
-      const n = l < h ? w : h;
-      const at = (i: number) => (l < h ? l * w + i : i * w + (l - h));
-      let unknown = 0;
-      let first = -1;
-      for (let i = 0; i < n; i++) {
-        if (node.cells[at(i)] !== UNKNOWN) continue;
-        if (unknown++ === 0) first = at(i);
-      }
-      if (unknown > 0 && unknown < fewest) {
-        fewest = unknown;
-        cell = first;
-      }
-    }
-    const ways = [0, 1].map((v) => {
-      const c = node.cells.slice();
-      c[cell] = v;
-      return c;
-    });
-    // set cells run the automaton (all methods) to their fixpoint first
-    descend(node, ways, 3);
   };
 
   /**
