@@ -15,14 +15,14 @@ const RESULT_HEADER = 8;
 /** lane.wgsl STACK_WORDS: a stack level holds 32 rows [known, value] */
 const STACK_WORDS = 64;
 /** the stacks of all invocations together */
-const STACK_BYTES = 32 << 20;
+const STACK_BYTES = 16 << 20;
 
 export interface LaneOptions {
   /** invocations (each holds a stack; default 1024: 64 gave 0.23x of the CPU solver on the bench, 1024 0.5x) */
   lanes?: number;
   /**
-   * stack levels per invocation (a branch fixes one more cell per level); default: what 32 MB of stacks hold,
-   * 128-512 levels (a sparse 32x32 went 396 levels deep on the CPU)
+   * stack levels per invocation (a branch fixes one more cell per level); default: what 16 MB of stacks hold,
+   * 64 levels at 1,024 lanes up to 512 for small calls (32 MB cost the bench ~10%: `bench binary --quick`)
    */
   depthCap?: number;
   /** fixpoint runs (stages, probes, nodes) one puzzle may make before it is handed to the batch path */
