@@ -2,9 +2,8 @@
 // optionally probing (Method 5: set an unknown cell each way; a way that propagates to a contradiction fixes the
 // cell the other way, and cells both ways agree on are fixed too), then depth-first branching on a cell of the
 // line with the fewest unknowns, in runs that restart (see `solve`). Counts solutions up to a limit (2 answers "is it
-// unique?"). It is the baseline
-// the GPU is measured against (bench/binary.ts), the generator's uniqueness test, and a second opinion in the
-// tests; it shares no code with the automata.
+// unique?"). It is the baseline the GPU is measured against (bench/binary.ts), the generator's uniqueness test, and
+// a second opinion in the tests; it shares no code with the automata.
 import { UNKNOWN, type BinaryPuzzle } from './codec.ts';
 import { LEVEL_METHODS, METHODS_ALL, M_COUNT, M_PAIRS, M_TRIOS, M_UNIQUE } from './reference.ts';
 import { rng } from '../random.ts';
@@ -371,4 +370,3 @@ export function gradeCpu(p: BinaryPuzzle): number {
   }
   return 4;
 }
-

@@ -303,8 +303,8 @@ interface Job {
   level: number;
   /** nodes alive: the root, then the branch child being searched (0 or 1: the search is depth-first) */
   open: number;
-  /** branch children waiting their turn, the last first, with the stage each starts at */
-  pending: { node: SearchNode; stage: number }[];
+  /** branch children waiting their turn, the last first */
+  pending: SearchNode[];
   /** the restarts (as search.ts BinarySearch.solve): this run, its branch points before it, its value order */
   run: number;
   runFrom: number;
@@ -605,34 +605,28 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
       return;
     }
     if (node.root) job.root = node;
-    // the two probe ends are fixpoints already: probing goes on from them
-    descend(node, best.states, 4);
-  };
-
-  /**
-   * A branch point, depth-first: the run's first way now, the other on the job's stack; or, this run's branch
-   * points spent, the next run from the root (search.ts BinarySearch.solve: restarts, each with its own order).
-   */
-  const descend = (node: SearchNode, ways: Uint8Array[], stage: number) => {
-    const job = node.job;
-    if (job.root && job.branches - job.runFrom >= RESTART_BRANCHES * 2 ** job.run) {
+    // Depth-first: the run's first way now, the other on the job's stack; or, this run's branch points spent, the
+    // next run from the root (search.ts BinarySearch.solve: restarts, each with its own order).
+    if (job.branches - job.runFrom >= RESTART_BRANCHES * 2 ** job.run) {
       job.run++;
       job.runFrom = job.branches;
       job.order = rng(job.run * 0x10000 + job.index);
       job.pending.length = 0;
-      return branch(job.root);
+      // every node below the root came from it: job.root is set
+      return branch(job.root!);
     }
     job.branches++;
     const first = job.order && job.order() < 0.5 ? 1 : 0;
     const child = (cells: Uint8Array): SearchNode => ({ job, cells, root: false, probed: new Uint8Array(cells.length), half: new Map(), fixedInSweep: false, best: null, roundSize: firstRound });
-    job.pending.push({ node: child(ways[1 - first]), stage });
-    runNode(child(ways[first]), stage);
+    // the two probe ends are fixpoints already: probing goes on from them
+    job.pending.push(child(best.states[1 - first]));
+    runNode(child(best.states[first]), 4);
   };
 
   /** the node being searched is over (dead or complete): the next one from the stack, if any */
   const nodeEnded = (job: Job) => {
     const next = job.pending.pop();
-    if (next && job.solutions.length < limit) runNode(next.node, next.stage);
+    if (next && job.solutions.length < limit) runNode(next, 4);
     else job.open--;
   };
 
