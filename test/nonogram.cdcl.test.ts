@@ -4,10 +4,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseNonograms, pictureToPuzzle, type Nonogram } from '../src/puzzles/nonogram/codec.ts';
-import { CDCL_SEARCHES, CdclRoundsTwin, explainLine, lineAutomaton, lubyTerm, solveCdclCpu } from '../src/puzzles/nonogram/cdcl.ts';
-import { cdclKernel, LANE_MAX_LINE, probingKernel, solveNonogramCdcl, type CdclLaneOptions, type LaneStats } from '../src/puzzles/nonogram/lane.ts';
+import { CDCL_SEARCHES, CdclRoundsTwin, explainLine, lineAutomaton, lubyTerm, solveCdclCpu, solveCdclPortfolio } from '../src/puzzles/nonogram/cdcl.ts';
+import { cdclKernel, LANE_MAX_LINE, probingKernel, solveNonogramCdcl, type CdclLaneOptions, type CdclOutcome, type LaneStats } from '../src/puzzles/nonogram/lane.ts';
 import type { GpuContext } from '../src/gpu/context.ts';
-import { ANSWERS, raceRounds } from '../src/puzzles/nonogram/rounds.ts';
+import { ANSWERS, raceRounds, type RaceHelper } from '../src/puzzles/nonogram/rounds.ts';
 import { compileNonogramRules, solveNonograms } from '../src/puzzles/nonogram/solver.ts';
 import { EMPTY, FILLED, UNKNOWN, settle, solveCpu, verify } from '../src/puzzles/nonogram/reference.ts';
 import { skipGpu, withDevice } from './gpu.ts';
@@ -121,6 +121,28 @@ describe('nonogram CDCL (CPU twin) answers as the probing solver does', () => {
     const got = solveCdclCpu(p, { conflictCap: 3 });
     expect(got.status).toBe('capped');
     expect(got.conflicts).toBe(3);
+  });
+
+  it('the portfolio (four searches in turns, sharing clauses): the probing solver\'s statuses, verified solutions; a stop between turns says suspended', () => {
+    for (const p of edgeCases()) {
+      const want = solveCpu(p);
+      const where = `${p.width}x${p.height} ${p.rows.join('/')}`;
+      // turns of 3 conflicts: the searches take their turns and each other's clauses many times
+      const got = solveCdclPortfolio(p, { turn: 3 });
+      expect(got.status, where).toBe(want.status);
+      expect(got.member, where).toBeGreaterThanOrEqual(0);
+      if (want.status === 'solved') expect(got.solutions, where).toEqual([want.solution]);
+      if (want.status === 'multiple') expect(new Set(got.solutions).size, where).toBe(2);
+      for (const s of got.solutions) expect(verify(p, s), where).toBe(true);
+      expect(solveCdclPortfolio(p, { maxSolutions: 1 }).status, where).toBe(want.status === 'multiple' ? 'solved' : want.status);
+    }
+    let turns = 0;
+    const hard = randomPicture(25, 25, 4242, 50);
+    const stopped = solveCdclPortfolio(hard, { turn: 2, stopped: () => ++turns === 3 });
+    expect(stopped.status).toBe('suspended');
+    expect(stopped.conflicts).toBeGreaterThan(0);
+    // every search capped: the puzzle comes back capped
+    expect(solveCdclPortfolio(hard, { conflictCap: 5 }).status).toBe('capped');
   });
 });
 
@@ -303,17 +325,66 @@ describe.skipIf(skipGpu)('nonogram searches: cdcl and race answer as the probing
     });
   });
 
-  it.runIf(existsSync(taaiFile))('auto: CDCL joins late and answers TAAI #483 (index 482: probing had not answered it by 597 s of a whole run, CDCL 891 conflicts), streamed as it comes', async () => {
+  it.runIf(existsSync(taaiFile))('auto: CDCL joins late and answers TAAI #483 (index 482: probing had not answered it by 597 s of a whole run, CDCL 891 conflicts), streamed as it comes, on a CPU thread and on the kernel', async () => {
     await withDevice(async (ctx) => {
       const all = parseNonograms(readFileSync(taaiFile), taaiFile).map((r) => r.puzzle!);
       const ps = [all[0], all[482]];
-      const streamed = new Map<number, string>();
-      const got = await solveNonograms(ctx, ps, { maxSolutions: 1, lateJoinAfter: 20, onResult: (i, r) => streamed.set(i, `${r.status} ${r.search} ${r.solution}`) });
-      expect(got.map((r) => `${r.status} ${r.search}`)).toEqual(['solved probing', 'solved cdcl']);
-      got.forEach((r, i) => {
-        expect(verify(ps[i], r.solution!), `#${i}`).toBe(true);
-        expect(streamed.get(i), `#${i} streamed`).toBe(`${r.status} ${r.search} ${r.solution}`);
-      });
+      for (const cdclThreads of [1, 0]) {
+        const streamed = new Map<number, string>();
+        const got = await solveNonograms(ctx, ps, { maxSolutions: 1, lateJoinAfter: 20, cdclThreads, onResult: (i, r) => streamed.set(i, `${r.status} ${r.search} ${r.solution}`) });
+        expect(got.map((r) => `${r.status} ${r.search}`), `${cdclThreads} threads`).toEqual(['solved probing', 'solved cdcl']);
+        expect(got[1].cpuThread, `${cdclThreads} threads`).toBe(cdclThreads ? true : undefined);
+        got.forEach((r, i) => {
+          expect(verify(ps[i], r.solution!), `#${i}`).toBe(true);
+          expect(streamed.get(i), `#${i} streamed`).toBe(`${r.status} ${r.search} ${r.solution}`);
+        });
+      }
+    });
+  });
+
+  it('a race with a helper beside the kernels: it gets only puzzles past its join, the longest-running first as it has room; its answer ends the kernel\'s search and counts once', async () => {
+    await withDevice(async (ctx) => {
+      const easy = edgeCases().filter((p) => p.width * p.height <= 100);
+      const hard = [randomPicture(25, 25, 4242, 50), randomPicture(25, 25, 99, 50), randomPicture(25, 25, 7, 50)];
+      for (const [ps, helperJoinAfter] of [[easy, 1_000], [hard, 2]] as const) {
+        const started: number[] = [];
+        const dropped: number[] = [];
+        // a helper with room for one puzzle, answering with the CPU solver's solution a few ms later
+        const timers = new Map<number, ReturnType<typeof setTimeout>>();
+        const helper: RaceHelper<CdclOutcome> = {
+          get room() {
+            return 1 - timers.size;
+          },
+          start(index, done) {
+            started.push(index);
+            const r = solveCpu(ps[index], { maxSolutions: 1 });
+            const counts = { conflicts: 0, decisions: 0, settles: 0, explainChecks: 0, learned: 0, restarts: 0, probes: 0 };
+            const outcome: CdclOutcome = { ...counts, status: r.status as 'solved', solutions: [r.solution!], level: 'search', search: CDCL_SEARCHES[0], ms: 0, cpuThread: true };
+            timers.set(index, setTimeout(() => (timers.delete(index), done(outcome)), 5));
+          },
+          drop(index) {
+            dropped.push(index);
+            clearTimeout(timers.get(index));
+            timers.delete(index);
+          },
+        };
+        const probing = await probingKernel(ctx, [...ps], { maxSolutions: 1, budget: 10 });
+        let answers = 0;
+        const got = await raceRounds(ctx, [...ps], probing, undefined, { joinAfter: 1, helper, helperJoinAfter, onChunk: (n) => (answers += n) }, { dispatches: 0, readbacks: 0 });
+        expect(answers, `${ps.length} puzzles: one answer each`).toBe(ps.length);
+        ps.forEach((p, i) => {
+          const answer = [got.first[i], got.second[i]].find((o) => o && ANSWERS.has(o.status));
+          expect(answer?.status === 'contradiction' || verify(p, answer!.solutions[0]), `#${i}`).toBe(true);
+        });
+        if (ps === easy) expect(started).toEqual([]);
+        else {
+          // each puzzle it took: its answer, the kernel's search ended, or the kernel's answer first and it dropped
+          const helped = started.filter((i) => !dropped.includes(i));
+          expect(helped.length, 'the helper answered').toBeGreaterThan(0);
+          for (const i of helped) expect([got.second[i]?.cpuThread, !!(got.first[i] && ANSWERS.has(got.first[i]!.status))], `#${i}`).toEqual([true, false]);
+          for (const i of dropped) expect(!!(got.first[i] && ANSWERS.has(got.first[i]!.status)), `#${i}`).toBe(true);
+        }
+      }
     });
   });
 

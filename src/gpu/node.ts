@@ -4,6 +4,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { GpuContext, GpuError, reportAdapter, requiredLimits, type AdapterChoice } from './context.ts';
+import { startNursery } from './threads.ts';
 
 export const SWIFTSHADER_ICD = '/usr/lib/chromium/vk_swiftshader_icd.json';
 const shaderRoot = fileURLToPath(new URL('../../shaders/', import.meta.url));
@@ -74,7 +75,11 @@ export async function createNodeContext(choice: AdapterChoice = 'auto'): Promise
   }
   const report = reportAdapter(adapter, fallback);
   const device = await adapter.requestDevice({ label: 'cellsolve', requiredLimits: requiredLimits(adapter) });
-  if (report.fallback && process.platform === 'linux') yieldToCpuDriver();
+  if (report.fallback && process.platform === 'linux') {
+    // the host's worker threads are started by a thread made now, so they keep the process's priority
+    startNursery();
+    yieldToCpuDriver();
+  }
   return new GpuContext(device, report, readShaderFile, owners);
 }
 

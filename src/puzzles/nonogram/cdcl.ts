@@ -302,6 +302,8 @@ export interface CdclRound {
   peers: { member: number; out: readonly Uint32Array[]; visible: number }[];
   /** clauses taken (units among them), peers' entries the ring had moved past, clauses not shared for the round's cap */
   stats?: { taken: number; units: number; missed: number; held: number };
+  /** the search's counts and solutions so far, set when it starts (a search stopped between rounds reports them) */
+  live?: CdclResult;
 }
 /** learned clauses up to this length go to the puzzle's other searches */
 export const CDCL_SHARE_LENGTH = 8;
@@ -360,6 +362,7 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
   let colDirty = 0;
   let inc = 256;
   const res: CdclResult = { status: 'capped', solutions: [], conflicts: 0, decisions: 0, settles: 0, explainChecks: 0, learned: 0, restarts: 0, probes: 0, level: 'line' };
+  if (round) round.live = res;
 
   const rowClues = p.rows;
   const colClues = p.columns;
@@ -843,6 +846,73 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
     res.level = 'search';
     trailLim[dl++] = trailLen;
     assign(best, (target[best] === TARGET_NONE ? phase[best] : target[best]) ? FILLED : EMPTY, DECISION);
+  }
+}
+
+/** Conflicts a portfolio search runs before the next takes its turn (~40 ms of one core on TAAI). */
+export const PORTFOLIO_TURN = 100;
+
+export interface PortfolioOptions extends CdclOptions {
+  /** the searches side by side (default CDCL_SEARCHES) */
+  searches?: readonly CdclSearch[];
+  /** conflicts per turn (default PORTFOLIO_TURN) */
+  turn?: number;
+  /** looked at after every round of turns: true stops the searches ('suspended', with what they found) */
+  stopped?: () => boolean;
+}
+
+/** A portfolio's answer: the search that gave it (index in the searches) and its counts. */
+export interface PortfolioResult extends CdclResult {
+  member: number;
+}
+
+/**
+ * A hard puzzle's CDCL searches side by side on one CPU thread, as the kernel runs them on a puzzle's jobs: in turns
+ * of `turn` conflicts, each taking at its restarts the short clauses its peers had learned by the end of the turn
+ * before (CdclRound); the first answer counts, and a search that ends capped leaves the others running. `step()`
+ * runs one turn of each search, so a thread can share itself among several puzzles (cdcl-worker.ts).
+ */
+export class CdclPortfolio {
+  private readonly members: { member: number; round: CdclRound; steps: Generator<void, CdclResult>; published: number; result?: CdclResult }[];
+
+  constructor(p: Nonogram, opts: PortfolioOptions = {}) {
+    this.members = (opts.searches ?? CDCL_SEARCHES).map((search, member) => {
+      const round: CdclRound = { budget: opts.turn ?? PORTFOLIO_TURN, out: [], peers: [] };
+      return { member, round, steps: cdclSteps(p, { ...opts, search }, round), published: 0 };
+    });
+  }
+
+  /** One turn of each search still running: the answer, or undefined while there is none. */
+  step(): PortfolioResult | undefined {
+    const { members } = this;
+    for (const m of members) {
+      if (m.result) continue;
+      m.round.peers = members.filter((o) => o !== m && !o.result).map((o) => ({ member: o.member, out: o.round.out, visible: o.published }));
+      const step = m.steps.next();
+      if (!step.done) continue;
+      m.result = step.value;
+      if (step.value.status !== 'capped') return { ...step.value, member: m.member };
+    }
+    for (const m of members) m.published = m.round.out.length;
+    return members.every((m) => m.result) ? { ...members[0].result!, member: 0 } : undefined;
+  }
+
+  /** Where it stands, as a search stopped between turns: the one furthest on (solutions, then conflicts). */
+  stopped(): PortfolioResult {
+    const live = this.members.filter((m) => !m.result);
+    const ahead = (a: CdclResult, b: CdclResult) => b.solutions.length - a.solutions.length || b.conflicts - a.conflicts;
+    const best = live.reduce((a, b) => (ahead(a.round.live!, b.round.live!) > 0 ? b : a));
+    return { ...best.round.live!, solutions: [...best.round.live!.solutions], status: 'suspended', member: best.member };
+  }
+}
+
+/** CdclPortfolio to its answer, or until `opts.stopped()` says stop (looked at after each turn of every search). */
+export function solveCdclPortfolio(p: Nonogram, opts: PortfolioOptions = {}): PortfolioResult {
+  const portfolio = new CdclPortfolio(p, opts);
+  for (;;) {
+    const r = portfolio.step();
+    if (r) return r;
+    if (opts.stopped?.()) return portfolio.stopped();
   }
 }
 

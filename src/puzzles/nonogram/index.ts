@@ -11,6 +11,7 @@ import { compileNonogramRules, SEARCHES, solveNonograms, type NonogramResult, ty
 import { laneTakes } from './lane.ts';
 import { nodeBuiltin } from '../node-builtin.ts';
 import type { CpuJob } from './cpu-worker.ts';
+import { startThread, type HostThread } from '../../gpu/threads.ts';
 
 /** The JSON `partial` of a run that stopped: `1` filled, `0` empty, `?` unknown, row-major. */
 const partialOf = (cells: ArrayLike<number>) => Array.from(cells, (c) => '?10'[c]).join('');
@@ -20,6 +21,7 @@ function toResult(r: NonogramResult): SolveResult {
   if (r.search) extra.search = r.search;
   if (r.branchScore) extra.branchScore = r.branchScore;
   if (r.search === 'cdcl') Object.assign(extra, { conflicts: r.conflicts, decisions: r.decisions, learned: r.learned, decayShift: r.decayShift, filledFirst: r.filledFirst, rootProbing: r.rootProbing, targetPhases: r.targetPhases });
+  if (r.cpuThread) extra.note = 'CDCL on a CPU thread beside the GPU';
   if (r.unique === false) extra.unique = false;
   if (r.status === 'unsolved' && r.cells) extra.partial = partialOf(r.cells);
   return { status: r.status, generations: r.generations, solution: r.solution, solution2: r.solution2, reason: r.reason, extra, ms: r.ms };
@@ -143,9 +145,9 @@ async function solveOnCpu(puzzles: Nonogram[], which: number[], opts: SolveOptio
   const module = new URL(['.', 'cpu-worker.ts'].join('/'), here).href;
   const cores = nodeBuiltin<typeof import('node:os')>('node:os')!.availableParallelism();
   const stop = new SharedArrayBuffer(4);
-  type Thread = { worker: InstanceType<WorkerThreads['Worker']>; ready: number | undefined; job: number | undefined; sentAt: number };
+  type Thread = { worker: HostThread; ready: number | undefined; job: number | undefined; sentAt: number };
   const pool: Thread[] = Array.from({ length: Math.min(cores, which.length) }, () => ({
-    worker: new threads.Worker(boot, { workerData: { module, stop } }),
+    worker: startThread(boot, { module, stop })!,
     ready: undefined,
     job: undefined,
     sentAt: 0,

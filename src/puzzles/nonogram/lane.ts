@@ -170,6 +170,8 @@ export type CdclOutcome = Omit<CdclResult, 'status'> & {
   search: CdclSearch;
   /** from the start of the call to the readback that brought it */
   ms: number;
+  /** run on a CPU thread beside the GPU (cdcl-threads.ts), not by the kernel */
+  cpuThread?: boolean;
 };
 
 export interface CdclLaneOptions extends Omit<LaneOptions, 'probeCap' | 'restartAfter' | 'scores' | 'firstDepth' | 'onOutcome'> {

@@ -482,6 +482,20 @@ export interface RaceOptions<A, B> extends RoundOptions {
    * 1-5 that scaling the budget down to the probing tail's ~0.1-s rounds used to leave.
    */
   secondShare?: number;
+  /** a solver beside the kernels (CPU threads) for puzzles the first kernel has not answered in `helperJoinAfter`
+   * rounds (default joinAfter), the longest-running first, as it has room; its outcomes count as the second's */
+  helper?: RaceHelper<B>;
+  helperJoinAfter?: number;
+}
+
+/** A solver that races the kernels from outside the GPU (cdcl-threads.ts: CDCL on CPU threads). */
+export interface RaceHelper<O> {
+  /** puzzles it can take now */
+  readonly room: number;
+  /** starts puzzle `index`; `done` gets its outcome once, unless the puzzle is dropped first */
+  start(index: number, done: (outcome: O) => void): void;
+  /** the puzzle was answered elsewhere, or the run stops: its search ends */
+  drop(index: number): void;
 }
 
 /**
@@ -498,25 +512,34 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
   ctx: GpuContext,
   puzzles: Nonogram[],
   first: RoundKernel<A>,
-  second: RoundKernel<B> | (() => Promise<RoundKernel<B>>),
+  second: RoundKernel<B> | (() => Promise<RoundKernel<B>>) | undefined,
   opts: RaceOptions<A, B>,
   stats: RoundStats,
 ): Promise<{ first: (A | undefined)[]; second: (B | undefined)[] }> {
   const t0 = performance.now();
   const a = new RoundRun(ctx, puzzles, first, stats, t0);
-  let b = typeof second === 'function' ? undefined : new RoundRun(ctx, puzzles, second, stats, t0);
+  let b = typeof second === 'object' ? new RoundRun(ctx, puzzles, second, stats, t0) : undefined;
   const joinAfter = opts.joinAfter ?? 2;
   const answered = new Set<number>();
-  const finish = <O extends { status: LaneStatus }>(finished: number[], run: RoundRun<O>, other: RoundRun<{ status: LaneStatus }> | undefined, report?: (index: number, outcome: O) => void) => {
+  const { helper } = opts;
+  // puzzles handed to the helper, those of them it still searches, and its outcomes
+  const helped = new Set<number>();
+  const helping = new Set<number>();
+  const helperOut: (B | undefined)[] = new Array(puzzles.length);
+  /** The first answer of a puzzle ends the others' searches on it (one that ended without an answer, a cap, leaves
+   * the puzzle to the others). */
+  const answer = <O extends { status: LaneStatus }>(i: number, outcome: O, from: 'a' | 'b' | 'helper', report?: (index: number, outcome: O) => void): number => {
+    if (answered.has(i) || !ANSWERS.has(outcome.status)) return 0;
+    answered.add(i);
+    if (from !== 'a') a.drop(i);
+    if (from !== 'b') b?.drop(i);
+    if (from !== 'helper' && helping.delete(i)) helper!.drop(i);
+    report?.(i, outcome);
+    return 1;
+  };
+  const finish = <O extends { status: LaneStatus }>(finished: number[], run: RoundRun<O>, from: 'a' | 'b', report?: (index: number, outcome: O) => void) => {
     let count = 0;
-    for (const i of finished) {
-      // a search that ended without an answer (a cap) leaves the puzzle to the other
-      if (answered.has(i) || !ANSWERS.has(run.out[i]!.status)) continue;
-      answered.add(i);
-      other?.drop(i);
-      report?.(i, run.out[i]!);
-      count++;
-    }
+    for (const i of finished) count += answer(i, run.out[i]!, from, report);
     if (count) opts.onChunk?.(count);
   };
   const ready = (job: { index: number; rounds: number }) => job.rounds >= joinAfter && !answered.has(job.index);
@@ -559,7 +582,7 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
           more: () => !a.late(opts) && (a.busy > 0 || next < puzzles.length),
           onFinished: (finished) => {
             lastRead = performance.now();
-            finish(finished, a, b, opts.onFirst);
+            finish(finished, a, 'a', opts.onFirst);
           },
         });
       } finally {
@@ -578,7 +601,7 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
         return making;
       };
       const halfWay = (job: { index: number; rounds: number }) => 2 * job.rounds >= joinAfter && !answered.has(job.index);
-      while (!b && !firstDone && !a.late(opts)) {
+      while (!b && second && !firstDone && !a.late(opts)) {
         const jobs = a.jobs();
         if (jobs.some(halfWay)) make();
         if (jobs.some(ready)) b = new RoundRun(ctx, puzzles, await make(), stats, t0);
@@ -590,7 +613,7 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
         const now = performance.now();
         secondRound.took = now - lastRead;
         secondRound.readAt = lastRead = now;
-        finish(finished, run, a, opts.onSecond);
+        finish(finished, run, 'b', opts.onSecond);
       };
       const inFlight = () => (paced() ? 1 : 2);
       while (!run.late(opts)) {
@@ -600,14 +623,46 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
         else await nap(5);
       }
     })();
-    await Promise.all([loopA, loopB]);
+    const helperJoin = opts.helperJoinAfter ?? joinAfter;
+    const loopHelper = (async () => {
+      if (!helper) return;
+      const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+      while (!firstDone && !a.late(opts)) {
+        if (helper.room > 0) {
+          const waiting = a.jobs().filter((job) => job.rounds >= helperJoin && !answered.has(job.index) && !helped.has(job.index));
+          waiting.sort((x, y) => y.rounds - x.rounds);
+          for (const { index } of waiting) {
+            if (helper.room <= 0) break;
+            // a puzzle with two searches on the first kernel is two of its jobs
+            if (helped.has(index)) continue;
+            helped.add(index);
+            helping.add(index);
+            helper.start(index, (outcome) => {
+              helping.delete(index);
+              helperOut[index] = outcome;
+              if (answer(index, outcome, 'helper', opts.onSecond)) opts.onChunk?.(1);
+            });
+          }
+        }
+        await sleep(100);
+      }
+      // a puzzle the first kernel ended without an answer (a cap) may still get one here
+      while (helping.size > 0 && !a.late(opts)) await sleep(50);
+      for (const i of helping) helper.drop(i);
+    })();
+    await Promise.all([loopA, loopB, loopHelper]);
     await a.stop();
     await b?.stop();
   } finally {
     a.destroy();
     b?.destroy();
   }
-  return { first: a.out, second: b?.out ?? new Array(puzzles.length) };
+  const secondOut = b?.out ?? new Array<B | undefined>(puzzles.length);
+  helperOut.forEach((o, i) => {
+    // the helper's answer, else the kernel's outcome (a suspended search), else the helper's stopped one
+    if (o && (ANSWERS.has(o.status) || !secondOut[i])) secondOut[i] = o;
+  });
+  return { first: a.out, second: secondOut };
 }
 
 /** A puzzle's part of every job record of it: the starting cells (rows' filled bits, then empty bits) and its clue

@@ -34,6 +34,7 @@ import { EARLY_BRANCH_SCORE, EMPTY, emptyFirst, FILLED, initialCells, type Branc
 import { CDCL_SEARCHES } from './cdcl.ts';
 import { cdclKernel, DEFAULT_SCORES, laneTakes, nonogramCdclPipeline, nonogramLanePipeline, probingKernel, solveNonogramCdcl, solveNonogramLanes, type CdclOutcome, type LaneOutcome, type LaneStats } from './lane.ts';
 import { ANSWERS, raceRounds } from './rounds.ts';
+import { CdclThreads, defaultCdclThreads } from './cdcl-threads.ts';
 
 /** generations a multi-generation dispatch may run before the host looks (it stops earlier at a fixpoint) */
 export const GENERATIONS_PER_DISPATCH = 64;
@@ -94,6 +95,8 @@ export interface NonogramResult {
   filledFirst?: boolean;
   rootProbing?: boolean;
   targetPhases?: boolean;
+  /** CDCL answered on a CPU thread beside the GPU (cdcl-threads.ts) */
+  cpuThread?: boolean;
   /** solved: the solution is proven to be the only one (false: not proven, the search stopped at it: maxSolutions 1) */
   unique?: boolean;
   /** for unsolved/contradiction under `line`: the cells line logic decided (0 unknown, 1 filled, 2 empty) */
@@ -103,7 +106,8 @@ export interface NonogramResult {
 
 /**
  * How `full` searches puzzles the lanes kernels take: 'auto' (the default: probing, with CDCL joining the puzzles it
- * has not answered in CDCL_JOINS.auto rounds), 'probing' (probing and depth-first search alone, lane.wgsl), 'cdcl'
+ * has not answered in CDCL_THREADS_JOIN_AFTER rounds on CPU threads, or in CDCL_JOINS.auto rounds on the kernel
+ * where there are no threads), 'probing' (probing and depth-first search alone, lane.wgsl), 'cdcl'
  * (conflict-driven search with learned clauses alone, cdcl.wgsl), or 'race': probing on every puzzle, CDCL too on
  * those probing has not answered in CDCL_JOINS.race rounds; the first answer counts.
  */
@@ -124,13 +128,24 @@ export const SEARCHES: Search[] = ['auto', 'probing', 'cdcl', 'race'];
  */
 const RACE_CDCL = { lanes: 32, slots: 32, budget: 100 };
 const CDCL_JOINS = { race: { joinAfter: 80, share: 0.25 }, auto: { joinAfter: 1000, share: 0.5 } };
+/**
+ * 'auto' with CPU threads (cdcl-threads.ts): rounds of probing before CDCL on a thread takes a puzzle. On TAAI (two
+ * cores, SwiftShader, 300 s runs) after 20 rounds the threads took 611 puzzles by 100 s and answered 113, but took the
+ * cores from probing: 824 answered by 82 s against 861; after 200 rounds (~90 s in) 861 / 920 / 975 by 82 / 140 /
+ * 240 s against 861 / 918 / 968 with the kernel's CDCL (EXPERIMENTS.md, "CDCL on CPU threads").
+ */
+export const CDCL_THREADS_JOIN_AFTER = 200;
 
 export interface NonogramSolveOptions {
   method?: 'line' | 'full';
   /** `full` on the lanes kernels: which search (default auto) */
   search?: Search;
-  /** 'auto': rounds of probing before CDCL joins a puzzle (default CDCL_JOINS.auto; tests make it small) */
+  /** 'auto': rounds of probing before CDCL joins a puzzle (default CDCL_JOINS.auto, or CDCL_THREADS_JOIN_AFTER on
+   * CPU threads; tests make it small) */
   lateJoinAfter?: number;
+  /** 'auto': CPU threads for CDCL beside the GPU, instead of the CDCL kernel (default defaultCdclThreads: where
+   * there are threads; 0: the kernel) */
+  cdclThreads?: number;
   /** 'multi-gen' (default): one invocation per copy, many generations per dispatch; 'one-gen': one per line */
   mode?: Mode;
   timeoutMs?: number;
@@ -239,15 +254,23 @@ export async function solveNonograms(ctx: GpuContext, puzzles: Nonogram[], opts:
   else if (lanePuzzles.length) {
     const cdclSide = () => cdclKernel(ctx, lanePuzzles, { ...cdclOpts, ...RACE_CDCL });
     const { joinAfter, share } = CDCL_JOINS[search];
-    const raced = await raceRounds(ctx, lanePuzzles, await probingKernel(ctx, lanePuzzles, probingOpts), search === 'race' ? await cdclSide() : cdclSide, {
-      ...common,
-      joinAfter: search === 'auto' ? (opts.lateJoinAfter ?? joinAfter) : joinAfter,
-      secondShare: share,
-      onFirst: probingOpts.onOutcome,
-      onSecond: (k, c) => opts.onResult?.(onLanes[k], cdclResult(c, maxSolutions)),
-    }, laneStats);
-    probing = raced.first;
-    cdcl = raced.second;
+    const threads = search === 'auto' ? (opts.cdclThreads ?? defaultCdclThreads()) : 0;
+    const helper = threads > 0 ? new CdclThreads(lanePuzzles, threads, maxSolutions, deadline ?? Infinity, t0) : undefined;
+    try {
+      const raced = await raceRounds(ctx, lanePuzzles, await probingKernel(ctx, lanePuzzles, probingOpts), search === 'race' ? await cdclSide() : helper ? undefined : cdclSide, {
+        ...common,
+        joinAfter: search === 'auto' ? (opts.lateJoinAfter ?? joinAfter) : joinAfter,
+        secondShare: share,
+        helper,
+        helperJoinAfter: opts.lateJoinAfter ?? CDCL_THREADS_JOIN_AFTER,
+        onFirst: probingOpts.onOutcome,
+        onSecond: (k, c) => opts.onResult?.(onLanes[k], cdclResult(c, maxSolutions)),
+      }, laneStats);
+      probing = raced.first;
+      cdcl = raced.second;
+    } finally {
+      helper?.close();
+    }
   }
   if (opts.stats) {
     opts.stats.dispatches += laneStats.dispatches;
@@ -333,6 +356,7 @@ function cdclResult(o: CdclOutcome, maxSolutions: number): NonogramResult {
     filledFirst: o.search.filledFirst,
     rootProbing: o.search.rootProbing,
     targetPhases: o.search.targetPhases,
+    cpuThread: o.cpuThread,
     ms: o.ms,
   };
 }

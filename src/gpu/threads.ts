@@ -1,0 +1,62 @@
+// Worker threads for the host's CPU work (Node only; undefined in a page). On a CPU adapter the host's thread lowers
+// its own priority (node.ts yieldToCpuDriver), and Linux gives a new thread its creator's: CDCL threads started from
+// it got about a tenth of a core beside SwiftShader's (TAAI: 7 answers in 100 s where the same threads alone answer
+// ~100). So a nursery thread started before the host yields starts them (thread-nursery.mjs), and they keep the
+// process's priority.
+import { nodeBuiltin } from '../puzzles/node-builtin.ts';
+
+type WorkerThreads = typeof import('node:worker_threads');
+
+/** What the host uses of a worker thread (a Node Worker is one). */
+export interface HostThread {
+  postMessage(message: unknown): void;
+  /** 'message' (a message from the thread) or 'error' (an Error it threw) */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  on(event: 'message' | 'error', listener: (value: any) => void): unknown;
+  terminate(): unknown;
+}
+
+let nursery: { worker: InstanceType<WorkerThreads['Worker']>; next: number; onError: Map<number, (e: Error) => void> } | undefined;
+
+/** Starts the nursery, before the host's thread lowers its priority. */
+export function startNursery(): void {
+  const threads = nodeBuiltin<WorkerThreads>('node:worker_threads');
+  if (!threads || nursery) return;
+  const worker = new threads.Worker(new URL(['.', 'thread-nursery.mjs'].join('/'), import.meta.url));
+  // it never keeps the process alive; its children's ports do while they are in use
+  worker.unref();
+  const onError = new Map<number, (e: Error) => void>();
+  worker.on('message', (m: { id: number; error: string }) => onError.get(m.id)?.(new Error(m.error)));
+  nursery = { worker, next: 0, onError };
+}
+
+/**
+ * A worker thread running `entry` with `workerData` (it talks over `workerData.port` when there is one, else its
+ * parentPort: workerPort below), through the nursery when there is one; undefined without worker threads.
+ */
+export function startThread(entry: URL, workerData: Record<string, unknown>): HostThread | undefined {
+  const threads = nodeBuiltin<WorkerThreads>('node:worker_threads');
+  if (!threads) return undefined;
+  if (!nursery) return new threads.Worker(entry, { workerData });
+  const { worker, onError } = nursery;
+  const id = nursery.next++;
+  const { port1, port2 } = new threads.MessageChannel();
+  worker.postMessage({ start: { id, entry: entry.href, workerData, port: port2 } }, [port2]);
+  return {
+    postMessage: (message) => port1.postMessage(message),
+    on: (event, listener) => (event === 'message' ? port1.on('message', listener) : onError.set(id, listener)),
+    terminate: () => {
+      worker.postMessage({ terminate: id });
+      onError.delete(id);
+      port1.close();
+    },
+  };
+}
+
+/** A worker thread's channel to the host: the port the nursery handed it, else its parentPort. */
+export function workerPort(): Pick<MessagePortLike, 'postMessage' | 'on'> {
+  const threads = nodeBuiltin<WorkerThreads>('node:worker_threads')!;
+  return (threads.workerData?.port as MessagePortLike | undefined) ?? threads.parentPort!;
+}
+
+type MessagePortLike = InstanceType<WorkerThreads['MessagePort']>;

@@ -1,0 +1,63 @@
+// The host's worker threads (src/gpu/threads.ts) and CDCL on them beside the GPU (cdcl-threads.ts).
+import { getPriority } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { startThread } from '../src/gpu/threads.ts';
+import { parseNonograms } from '../src/puzzles/nonogram/codec.ts';
+import { CdclThreads } from '../src/puzzles/nonogram/cdcl-threads.ts';
+import type { CdclOutcome } from '../src/puzzles/nonogram/lane.ts';
+import { solveCpu, verify } from '../src/puzzles/nonogram/reference.ts';
+import { randomPicture } from './nonogram.helpers.ts';
+import { skipGpu, withDevice } from './gpu.ts';
+
+const taaiFile = new URL('../../shared/data/nonogram/tournament/question/taai2011.txt', import.meta.url);
+
+describe.skipIf(skipGpu)('host threads', () => {
+  it('a worker thread keeps the process\'s priority where the host\'s thread lowered its own for a CPU adapter', async () => {
+    await withDevice(async (ctx) => {
+      const thread = startThread(new URL('./fixtures/priority-worker.mjs', import.meta.url), {})!;
+      const nice = await new Promise<number>((done) => thread.on('message', done));
+      thread.terminate();
+      const host = getPriority(0);
+      if (ctx.adapter.fallback && process.platform === 'linux') expect(host, 'the host yields to the CPU adapter').toBeGreaterThan(0);
+      // started from this thread directly, it would have this thread's lowered priority
+      expect(nice).toBeLessThan(Math.max(host, 1));
+    });
+  });
+});
+
+describe('CDCL on CPU threads', () => {
+  it('answers as the probing solver does; easy puzzles are not held up behind a hard one (passes by least time); a drop ends a search', async () => {
+    const easy = Array.from({ length: 6 }, (_, k) => randomPicture(12 + k, 10, 300 + k, 55));
+    const contradiction = { width: 3, height: 2, rows: [[3], []], columns: [[1], [], [1]] };
+    const hard = existsSync(taaiFile) ? parseNonograms(readFileSync(taaiFile), taaiFile.pathname)[509].puzzle! : randomPicture(25, 25, 4242, 50);
+    const puzzles = [hard, ...easy, contradiction];
+    const got = new Map<number, CdclOutcome>();
+    const threads = new CdclThreads(puzzles, 1, 2, Infinity);
+    try {
+      await new Promise<void>((done) => {
+        // the hard one first: the thread's first slot is its
+        puzzles.forEach((_, i) =>
+          threads.start(i, (o) => {
+            got.set(i, o);
+            if (puzzles.every((_, k) => k === 0 || got.has(k))) done();
+          }),
+        );
+      });
+      // TAAI #509 (0-based) takes a thread ~36 s
+      if (existsSync(taaiFile)) expect(got.has(0), 'the hard puzzle still searching').toBe(false);
+      threads.drop(0);
+    } finally {
+      threads.close();
+    }
+    puzzles.forEach((p, i) => {
+      if (i === 0) return;
+      const want = solveCpu(p);
+      const o = got.get(i)!;
+      expect(o.status, `#${i}`).toBe(want.status);
+      expect(o.cpuThread, `#${i}`).toBe(true);
+      for (const s of o.solutions) expect(verify(p, s), `#${i}`).toBe(true);
+      if (want.status === 'solved') expect(o.solutions).toEqual([want.solution]);
+    });
+  });
+});
