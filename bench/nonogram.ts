@@ -86,6 +86,9 @@ export const options: OptionSpec[] = [
   { name: 'with', value: 'collections', help: 'every collection of ../shared/data/nonogram as well' },
 ];
 
+/** TAAI 2011 puzzles (0-based) that whole runs answered last, 8-30 minutes in before CDCL ran on CPU threads */
+const TAAI_TAIL = [394, 477, 492, 506, 509, 556, 562, 576, 578, 586, 590, 596, 607, 630, 720, 743, 751];
+
 export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
   const o = args.options;
   const report = new BenchReport('nonogram', ctx, args);
@@ -217,6 +220,42 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
       );
     }
 
+    // the puzzles whole runs answered last (0-based: TAAI_TAIL), uniqueness: CDCL on a CPU thread beside the GPU
+    // (the default where there are threads) against the CDCL kernel, the rest of `auto` alike
+    if (lanes && search === 'auto' && all.puzzles.length > Math.max(...TAAI_TAIL)) {
+      const tail = TAAI_TAIL.map((i) => all.puzzles[i]);
+      const tailMs = Math.min(timeoutMs, 60_000);
+      const run = async (cdclThreads?: number) => {
+        const t = performance.now();
+        const r = await solveNonograms(ctx, tail, { timeoutMs: tailMs, cdclThreads });
+        const answered = r.filter((x) => x.status !== 'unsolved');
+        return { seconds: (performance.now() - t) / 1000, answered: answered.length, byCdcl: answered.filter((x) => x.search === 'cdcl').length, msOfAnswers: answered.map((x) => Math.round(x.ms)) };
+      };
+      const threads = await run();
+      const kernel = await run(0);
+      report.add(
+        {
+          case: 'taai2011-tail-cdcl-threads-vs-kernel',
+          source: `${all.source}, 0-based ${TAAI_TAIL.join(', ')}`,
+          mode: `${mode}, CDCL on a CPU thread (the default)`,
+          maxSolutions: 2,
+          timeoutSeconds: tailMs / 1000,
+          puzzles: tail.length,
+          solved: threads.answered,
+          seconds: threads.seconds,
+          threads,
+          peer: { name: 'the CDCL kernel instead (cdclThreads: 0), same puzzles and cap', ...kernel },
+          // answered, threads over kernel (a kernel that answers none: the threads' count)
+          ratio: threads.answered / Math.max(1, kernel.answered),
+        },
+        [
+          ['puzzles', `${tail.length} (the whole runs' last)`],
+          ['CDCL on a CPU thread: answered / s', `${threads.answered} / ${threads.seconds.toFixed(1)} (${threads.byCdcl} by CDCL)`],
+          ['CDCL kernel: answered / s', `${kernel.answered} / ${kernel.seconds.toFixed(1)} (${kernel.byCdcl} by CDCL)`],
+        ],
+      );
+    }
+
     for (const maxSolutions of [1, 2]) {
       const stats = emptyStats();
       const cpu0 = process.cpuUsage();
@@ -231,6 +270,8 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
       const answeredBy = (sec: number) => results.filter((r) => r.status !== 'unsolved' && r.ms <= sec * 1000).length;
       // answered by the second search a hard puzzle gets (the other branch score, lane.ts DEFAULT_SCORES)
       const bySecondSearch = results.filter((r) => r.status !== 'unsolved' && r.branchScore === DEFAULT_SCORES[1]).length;
+      const byCdclThread = results.filter((r) => r.status !== 'unsolved' && r.cpuThread).length;
+      const byCdclKernel = results.filter((r) => r.status !== 'unsolved' && r.search === 'cdcl' && !r.cpuThread).length;
       if (maxSolutions === 2 && puzzles.length === all.puzzles.length) taai = { puzzles, results, expected, seconds };
       const hardest = results
         .map((r, i) => ({ puzzle: i + 1, status: r.status, ms: Math.round(r.ms), probes: r.probes, branches: r.branches }))
@@ -256,6 +297,8 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
           answeredBy82s: answeredBy(82),
           answeredBy140s: answeredBy(140),
           bySecondSearch,
+          byCdclThread,
+          byCdclKernel,
           byLevel: { line: tl.line, probe: tl.probe, search: tl.search },
           givenFound: tl.givenFound,
           // probes of each puzzle's answering search (an open one's: its first search's): what the answers cost
@@ -285,6 +328,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
           ['open', String(open)],
           ['by 82 s / 140 s', `${answeredBy(82)}/${answeredBy(140)}`],
           ['by the second search', String(bySecondSearch)],
+          ['by CDCL on a CPU thread / the kernel', `${byCdclThread} / ${byCdclKernel}`],
           ['unique', String(tl.unique)],
           ['not proven unique', String(tl.unproven)],
           ['multiple', String(tl.multiple)],
