@@ -13,16 +13,16 @@ import type { RaceHelper } from './rounds.ts';
 
 type WorkerThreads = typeof import('node:worker_threads');
 
-/** Puzzles a thread holds at once, taking turns: a hard puzzle's four searches keep 4 MB of clauses each. */
+/** Puzzles a thread runs at once, taking turns (the others it holds wait, their searches kept). */
 export const CDCL_PUZZLES_PER_THREAD = 4;
 /**
- * A puzzle's first pass on a thread may take this much of its time; each next pass twice the one before. The
- * threads run the puzzles that have had least of their time first (a new one before one a pass has stopped), so the
- * many puzzles CDCL answers in a fraction of a second are not held back by the few that need minutes, and a pass
- * that ends unanswered starts its puzzle afresh (doubling bounds the work repeated to the last pass's). On TAAI's
- * puzzles alone (EXPERIMENTS.md, "CDCL on CPU threads"): 71 of every 10th in 0.25 s or less, 94 in 2 s or less.
+ * A pass: how much of a thread's time a puzzle gets before the puzzles that have had less go first. The threads run
+ * the puzzles that have had least of their time first (a new one before one a pass has paused), so the many puzzles
+ * CDCL answers in a fraction of a second are not held back by the few that need minutes; a paused puzzle keeps its
+ * searches on its thread (their clause arenas grow as they need: cdcl.ts FIRST_ARENA_WORDS). On TAAI's puzzles alone
+ * (EXPERIMENTS.md, "CDCL on CPU threads"): 71 of every 10th in 0.25 s or less, 94 in 2 s or less.
  */
-export const CDCL_FIRST_PASS_MS = 250;
+export const CDCL_PASS_MS = 250;
 
 /**
  * Threads for CDCL beside the GPU: none without worker threads (a page: the kernel runs CDCL there), else one per
@@ -35,12 +35,14 @@ export function defaultCdclThreads(): number {
   return os.availableParallelism();
 }
 
-type Waiting = { index: number; spentMs: number; pass: number; order: number };
+/** A puzzle not running: new (no thread yet), or paused on `thread` with its searches kept there. */
+type Waiting = { index: number; spentMs: number; order: number; thread?: Thread };
+type Thread = { worker: HostThread; held: Map<number, Waiting>; paused: Set<number>; broken: boolean };
 
 export class CdclThreads implements RaceHelper<CdclOutcome> {
-  private readonly pool: { worker: HostThread; held: Map<number, Waiting>; broken: boolean }[] = [];
+  private readonly pool: Thread[] = [];
   private readonly done = new Map<number, (outcome: CdclOutcome) => void>();
-  /** puzzles not on a thread: new ones, and those a pass stopped */
+  /** puzzles not running: new ones, and those a pass paused */
   private readonly waiting: Waiting[] = [];
   private arrivals = 0;
 
@@ -63,7 +65,7 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
 
   start(index: number, done: (outcome: CdclOutcome) => void): void {
     this.done.set(index, done);
-    this.waiting.push({ index, spentMs: 0, pass: 0, order: this.arrivals++ });
+    this.waiting.push({ index, spentMs: 0, order: this.arrivals++ });
     this.pump();
   }
 
@@ -71,9 +73,10 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
     this.done.delete(index);
     const at = this.waiting.findIndex((w) => w.index === index);
     if (at >= 0) this.waiting.splice(at, 1);
-    const thread = this.pool.find((t) => t.held.has(index));
+    const thread = this.pool.find((t) => t.held.has(index) || t.paused.has(index));
     if (!thread) return;
     thread.held.delete(index);
+    thread.paused.delete(index);
     thread.worker.postMessage(['drop', index] satisfies CdclThreadMessage);
     this.pump();
   }
@@ -83,22 +86,30 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
     for (const t of this.pool) void t.worker.terminate();
   }
 
-  /** Puzzles onto threads with room, least time had first (then the earliest given). */
+  /** Puzzles onto threads with room, least time had first (then the earliest given); a paused one on its own. */
   private pump(): void {
     while (this.waiting.length) {
       if (this.pool.length < this.threads && this.pool.every((t) => t.held.size > 0)) this.spawn();
-      const thread = this.pool.filter((t) => !t.broken && t.held.size < CDCL_PUZZLES_PER_THREAD).sort((x, y) => x.held.size - y.held.size)[0];
-      if (!thread) return;
-      let at = 0;
-      this.waiting.forEach((w, k) => {
-        const best = this.waiting[at];
-        if (w.spentMs < best.spentMs || (w.spentMs === best.spentMs && w.order < best.order)) at = k;
-      });
-      const job = this.waiting.splice(at, 1)[0];
+      let best: { at: number; thread: Thread } | undefined;
+      for (const thread of this.pool) {
+        if (thread.broken || thread.held.size >= CDCL_PUZZLES_PER_THREAD) continue;
+        this.waiting.forEach((w, at) => {
+          if (w.thread && w.thread !== thread) return;
+          const b = best && this.waiting[best.at];
+          if (!b || w.spentMs < b.spentMs || (w.spentMs === b.spentMs && w.order < b.order)) best = { at, thread };
+        });
+      }
+      if (!best) return;
+      const { thread } = best;
+      const job = this.waiting.splice(best.at, 1)[0];
       thread.held.set(job.index, job);
+      if (job.thread) {
+        thread.paused.delete(job.index);
+        thread.worker.postMessage(['resume', job.index, CDCL_PASS_MS] satisfies CdclThreadMessage);
+        continue;
+      }
       const deadline = Number.isFinite(this.deadline) ? performance.timeOrigin + this.deadline : Infinity;
-      const budgetMs = CDCL_FIRST_PASS_MS * 2 ** job.pass;
-      thread.worker.postMessage(['start', { id: job.index, puzzle: this.puzzles[job.index], maxSolutions: this.maxSolutions, deadline, budgetMs }] satisfies CdclThreadMessage);
+      thread.worker.postMessage(['start', { id: job.index, puzzle: this.puzzles[job.index], maxSolutions: this.maxSolutions, deadline, budgetMs: CDCL_PASS_MS }] satisfies CdclThreadMessage);
     }
   }
 
@@ -107,7 +118,7 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
     const here = import.meta.url;
     const boot = new URL(['..', '..', 'cli', 'worker-boot.mjs'].join('/'), here);
     const module = new URL(['.', 'cdcl-worker.ts'].join('/'), here).href;
-    const thread = { worker: startThread(boot, { module })!, held: new Map<number, Waiting>(), broken: false };
+    const thread: Thread = { worker: startThread(boot, { module })!, held: new Map(), paused: new Set(), broken: false };
     thread.worker.on('message', (m: 'ready' | CdclThreadReply) => {
       if (m === 'ready') return;
       const job = thread.held.get(m.id);
@@ -115,8 +126,9 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
       if (!job || !done) return;
       thread.held.delete(m.id);
       if (m.budget) {
-        // its pass's budget ran out: again later, afresh, with twice the budget
-        this.waiting.push({ ...job, spentMs: job.spentMs + m.spentMs, pass: job.pass + 1 });
+        // its pass ran out: it waits on this thread, its searches kept, for its next turn
+        thread.paused.add(m.id);
+        this.waiting.push({ ...job, spentMs: job.spentMs + m.spentMs, thread });
       } else {
         this.done.delete(m.id);
         const { member, ...result } = m.result;
@@ -127,8 +139,10 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
     // a thread that fails (out of memory) gives its puzzles back unanswered: the GPU's searches on them go on
     thread.worker.on('error', () => {
       thread.broken = true;
-      for (const index of thread.held.keys()) this.done.get(index)?.({ ...unanswered, search: CDCL_SEARCHES[0], ms: performance.now() - this.t0 });
+      for (const w of this.waiting.filter((x) => x.thread === thread)) this.waiting.splice(this.waiting.indexOf(w), 1);
+      for (const index of [...thread.held.keys(), ...thread.paused]) this.done.get(index)?.({ ...unanswered, search: CDCL_SEARCHES[0], ms: performance.now() - this.t0 });
       thread.held.clear();
+      thread.paused.clear();
     });
     this.pool.push(thread);
   }

@@ -1,62 +1,76 @@
 // Conflict-driven search on a CPU thread beside the GPU (cdcl-threads.ts): the thread holds a few puzzles and gives
 // each a turn of its searches in rotation (CdclPortfolio.step), so a puzzle that needs minutes does not hold back one
-// that needs a second. A puzzle runs until its pass's budget of the thread's time is spent, then comes back
-// `suspended` with `spent` (the host may run it again with a larger budget). Between slices of SLICE_MS the thread
-// returns to its event loop, where new puzzles and drops arrive as messages. 'ready' out once loaded.
+// that needs a second. A puzzle runs until its pass's budget of the thread's time is spent, then comes back with
+// `budget` set and waits here, its searches kept, until the host resumes it (or drops it). Between slices of
+// SLICE_MS the thread returns to its event loop, where new puzzles, resumes and drops arrive as messages. 'ready'
+// out once loaded.
 import type { Nonogram } from './codec.ts';
 import { CdclPortfolio, type PortfolioResult } from './cdcl.ts';
 import { workerPort } from '../../gpu/threads.ts';
 
 const port = workerPort();
 
-/** in: start a puzzle (`deadline` in ms since the epoch: threads have their own now()), or drop one */
-export type CdclThreadMessage = ['start', { id: number; puzzle: Nonogram; maxSolutions: number; deadline: number; budgetMs: number }] | ['drop', number];
-/** out, once per puzzle started unless dropped: its result, and the thread's ms it took (`budget`: its pass's
- * budget ran out, else the search ended or the deadline came) */
+/** in: start a puzzle (`deadline` in ms since the epoch: threads have their own now()), resume one a budget paused
+ * with a new budget, or drop one */
+export type CdclThreadMessage = ['start', { id: number; puzzle: Nonogram; maxSolutions: number; deadline: number; budgetMs: number }] | ['resume', number, number] | ['drop', number];
+/** out, for each pass of a puzzle unless it was dropped: its result (suspended when `budget`: the pass's budget ran
+ * out and it waits for a resume), and the thread's ms the pass took */
 export type CdclThreadReply = { id: number; result: PortfolioResult; spentMs: number; budget: boolean };
 
 /** how long the thread runs turns before it looks at its messages */
 const SLICE_MS = 20;
 
 const now = () => performance.timeOrigin + performance.now();
-const held = new Map<number, { portfolio: CdclPortfolio; deadline: number; budgetMs: number; spentMs: number }>();
-let running = false;
+type Job = { portfolio: CdclPortfolio; deadline: number; budgetMs: number; spentMs: number };
+const running = new Map<number, Job>();
+const paused = new Map<number, Job>();
+let slicing = false;
 
-function reply(id: number, result: PortfolioResult, budget = false): void {
-  const spentMs = held.get(id)!.spentMs;
-  held.delete(id);
-  port.postMessage({ id, result, spentMs, budget } satisfies CdclThreadReply);
+function reply(id: number, job: Job, result: PortfolioResult, budget = false): void {
+  running.delete(id);
+  if (budget) paused.set(id, job);
+  port.postMessage({ id, result, spentMs: job.spentMs, budget } satisfies CdclThreadReply);
 }
 
 function slice(): void {
   const end = now() + SLICE_MS;
-  while (held.size && now() < end) {
-    for (const [id, job] of held) {
+  while (running.size && now() < end) {
+    for (const [id, job] of running) {
       const t = now();
-      if (t >= job.deadline) reply(id, job.portfolio.stopped());
-      else if (job.spentMs >= job.budgetMs) reply(id, job.portfolio.stopped(), true);
+      if (t >= job.deadline) reply(id, job, job.portfolio.stopped());
+      else if (job.spentMs >= job.budgetMs) reply(id, job, job.portfolio.stopped(), true);
       else {
         const r = job.portfolio.step();
         job.spentMs += now() - t;
-        if (r) reply(id, r);
+        if (r) reply(id, job, r);
       }
     }
   }
-  running = held.size > 0;
+  slicing = running.size > 0;
   // setImmediate: the messages that came meanwhile are handled before the next slice
-  if (running) setImmediate(slice);
+  if (slicing) setImmediate(slice);
+}
+
+function run(id: number, job: Job): void {
+  running.set(id, job);
+  if (!slicing) {
+    slicing = true;
+    setImmediate(slice);
+  }
 }
 
 port.on('message', (m: CdclThreadMessage) => {
   if (m[0] === 'drop') {
-    held.delete(m[1]);
-    return;
-  }
-  const { id, puzzle, maxSolutions, deadline, budgetMs } = m[1];
-  held.set(id, { portfolio: new CdclPortfolio(puzzle, { maxSolutions }), deadline, budgetMs, spentMs: 0 });
-  if (!running) {
-    running = true;
-    setImmediate(slice);
+    running.delete(m[1]);
+    paused.delete(m[1]);
+  } else if (m[0] === 'resume') {
+    const job = paused.get(m[1]);
+    if (!job) return;
+    paused.delete(m[1]);
+    run(m[1], { ...job, budgetMs: m[2], spentMs: 0 });
+  } else {
+    const { id, puzzle, maxSolutions, deadline, budgetMs } = m[1];
+    run(id, { portfolio: new CdclPortfolio(puzzle, { maxSolutions }), deadline, budgetMs, spentMs: 0 });
   }
 });
 port.postMessage('ready');

@@ -44,6 +44,8 @@ export const CDCL_MAX_CELLS = 1024;
  * #596 took 7,867 conflicts instead of 45,102, #766 2,872 instead of 41,049 (a clean-up every ~16,000 now).
  */
 export const CDCL_ARENA_WORDS = 1 << 20;
+/** words of arena the CPU twin starts with (it doubles as clauses come, up to the arena's size) */
+const FIRST_ARENA_WORDS = 1 << 16;
 /** learned clauses up to this length survive a clean-up of the arena */
 export const CDCL_KEEP_LENGTH = 12;
 const RESTART_BASE = 100;
@@ -347,7 +349,8 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
   const BLOCK = HEADS;
   const ARENA = BLOCK + CDCL_MAX_CELLS + 3;
   const END = ARENA + arenaWords;
-  const mem = new Uint32Array(END);
+  // the arena grows as clauses come (putClause): most puzzles never need the whole of it, and a thread holds many
+  let mem = new Uint32Array(Math.min(END, ARENA + FIRST_ARENA_WORDS));
   mem.fill(NONE, 0, HEADS);
   let top = ARENA;
   let blockAt = NONE;
@@ -593,6 +596,11 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
 
   /** Writes a clause at `at` and links its first two literals; returns its address. */
   const putClause = (at: number, lits: ArrayLike<number>, len: number) => {
+    if (at + 3 + len > mem.length) {
+      const grown = new Uint32Array(Math.min(END, Math.max(at + 3 + len, 2 * mem.length)));
+      grown.set(mem);
+      mem = grown;
+    }
     mem[at] = len;
     for (let j = 0; j < len; j++) mem[at + 3 + j] = lits[j];
     mem[at + 1] = mem[lits[0]];

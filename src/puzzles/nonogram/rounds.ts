@@ -549,15 +549,20 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
       if (ready(job) && !run.has(job.index)) run.start(job.index);
     }
   };
-  // the second loop's naps end early when the first loop ends (a small batch is done in tens of ms)
-  let wake = () => {};
+  // the other loops' naps end early when the first loop ends (a small batch is done in tens of ms)
+  const wakers = new Set<() => void>();
+  const wake = () => {
+    for (const w of wakers) w();
+  };
   const nap = (ms: number) =>
     new Promise<void>((done) => {
-      const timer = setTimeout(done, ms);
-      wake = () => {
+      const end = () => {
         clearTimeout(timer);
+        wakers.delete(end);
         done();
       };
+      const timer = setTimeout(end, ms);
+      wakers.add(end);
     });
   // The second kernel's last round's GPU time, as the time since the readback before it of either kernel (rounds
   // run one after another on the queue, which is never empty while both run), and when it was read.
@@ -626,7 +631,6 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
     const helperJoin = opts.helperJoinAfter ?? joinAfter;
     const loopHelper = (async () => {
       if (!helper) return;
-      const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
       while (!firstDone && !a.late(opts)) {
         if (helper.room > 0) {
           const waiting = a.jobs().filter((job) => job.rounds >= helperJoin && !answered.has(job.index) && !helped.has(job.index));
@@ -644,10 +648,10 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
             });
           }
         }
-        await sleep(100);
+        await nap(100);
       }
       // a puzzle the first kernel ended without an answer (a cap) may still get one here
-      while (helping.size > 0 && !a.late(opts)) await sleep(50);
+      while (helping.size > 0 && !a.late(opts)) await nap(50);
       for (const i of helping) helper.drop(i);
     })();
     await Promise.all([loopA, loopB, loopHelper]);
