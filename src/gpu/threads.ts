@@ -53,6 +53,16 @@ export function startThread(entry: URL, workerData: Record<string, unknown>): Ho
   };
 }
 
+/**
+ * A worker thread running the TypeScript module `file` beside `from` (an import.meta.url) through the tsx boot
+ * (src/cli/worker-boot.mjs: a worker does not inherit the main thread's loader). The URLs are built at run time: a
+ * literal `new URL('...', import.meta.url)` would make vite bundle the files.
+ */
+export function startModuleThread(from: string, file: string, workerData: Record<string, unknown> = {}): HostThread | undefined {
+  const boot = new URL(['..', 'cli', 'worker-boot.mjs'].join('/'), import.meta.url);
+  return startThread(boot, { ...workerData, module: new URL(['.', file].join('/'), from).href });
+}
+
 /** A worker thread's channel to the host: the port the nursery handed it, else its parentPort. */
 export function workerPort(): Pick<MessagePortLike, 'postMessage' | 'on'> {
   const threads = nodeBuiltin<WorkerThreads>('node:worker_threads')!;

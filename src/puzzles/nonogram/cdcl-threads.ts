@@ -4,7 +4,7 @@
 // searches on one CPU thread (CdclPortfolio) run ~5,000 (EXPERIMENTS.md, "CDCL on CPU threads"). So the few hard
 // puzzles' serial work goes to the cores, and the GPU keeps the wide work: probing the whole batch.
 import { nodeBuiltin } from '../node-builtin.ts';
-import { startThread, type HostThread } from '../../gpu/threads.ts';
+import { startModuleThread, type HostThread } from '../../gpu/threads.ts';
 import type { Nonogram } from './codec.ts';
 import { CDCL_SEARCHES } from './cdcl.ts';
 import type { CdclThreadMessage, CdclThreadReply } from './cdcl-worker.ts';
@@ -114,11 +114,7 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
   }
 
   private spawn(): void {
-    // file URLs built at run time: a literal `new URL('...', import.meta.url)` would make vite bundle them
-    const here = import.meta.url;
-    const boot = new URL(['..', '..', 'cli', 'worker-boot.mjs'].join('/'), here);
-    const module = new URL(['.', 'cdcl-worker.ts'].join('/'), here).href;
-    const thread: Thread = { worker: startThread(boot, { module })!, held: new Map(), paused: new Set(), broken: false };
+    const thread: Thread = { worker: startModuleThread(import.meta.url, 'cdcl-worker.ts')!, held: new Map(), paused: new Set(), broken: false };
     thread.worker.on('message', (m: 'ready' | CdclThreadReply) => {
       if (m === 'ready') return;
       const job = thread.held.get(m.id);

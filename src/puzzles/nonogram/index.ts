@@ -11,7 +11,7 @@ import { compileNonogramRules, SEARCHES, solveNonograms, type NonogramResult, ty
 import { laneTakes } from './lane.ts';
 import { nodeBuiltin } from '../node-builtin.ts';
 import type { CpuJob } from './cpu-worker.ts';
-import { startThread, type HostThread } from '../../gpu/threads.ts';
+import { startModuleThread, type HostThread } from '../../gpu/threads.ts';
 
 /** The JSON `partial` of a run that stopped: `1` filled, `0` empty, `?` unknown, row-major. */
 const partialOf = (cells: ArrayLike<number>) => Array.from(cells, (c) => '?10'[c]).join('');
@@ -139,15 +139,11 @@ async function solveOnCpu(puzzles: Nonogram[], which: number[], opts: SolveOptio
     return;
   }
   if (which.length === 0) return;
-  // file URLs built at run time: a literal `new URL('...', import.meta.url)` would make vite bundle them
-  const here = import.meta.url;
-  const boot = new URL(['..', '..', 'cli', 'worker-boot.mjs'].join('/'), here);
-  const module = new URL(['.', 'cpu-worker.ts'].join('/'), here).href;
   const cores = nodeBuiltin<typeof import('node:os')>('node:os')!.availableParallelism();
   const stop = new SharedArrayBuffer(4);
   type Thread = { worker: HostThread; ready: number | undefined; job: number | undefined; sentAt: number };
   const pool: Thread[] = Array.from({ length: Math.min(cores, which.length) }, () => ({
-    worker: startThread(boot, { module, stop })!,
+    worker: startModuleThread(import.meta.url, 'cpu-worker.ts', { stop })!,
     ready: undefined,
     job: undefined,
     sentAt: 0,
