@@ -157,7 +157,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
       from = Math.max(0, Math.min(from, puzzles.length - 100));
       return { from, slice: puzzles.slice(from, from + 100) };
     };
-    const timed = async (slice: Nonogram[], opts: { lanes?: boolean; search?: Search }) => {
+    const timed = async (slice: Nonogram[], opts: { lanes?: boolean; search?: Search; maxSolutions?: number; timeoutMs?: number; cdclThreads?: number }) => {
       const t = performance.now();
       const r = await solveNonograms(ctx, slice, { maxSolutions: 1, timeoutMs: capMs, ...opts });
       const answered = r.filter((x) => x.status === 'solved' || x.status === 'multiple');
@@ -225,14 +225,8 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
     if (lanes && search === 'auto' && all.puzzles.length > Math.max(...TAAI_TAIL)) {
       const tail = TAAI_TAIL.map((i) => all.puzzles[i]);
       const tailMs = Math.min(timeoutMs, 60_000);
-      const run = async (cdclThreads?: number) => {
-        const t = performance.now();
-        const r = await solveNonograms(ctx, tail, { timeoutMs: tailMs, cdclThreads });
-        const answered = r.filter((x) => x.status !== 'unsolved');
-        return { seconds: (performance.now() - t) / 1000, answered: answered.length, byCdcl: answered.filter((x) => x.search === 'cdcl').length, msOfAnswers: answered.map((x) => Math.round(x.ms)) };
-      };
-      const threads = await run();
-      const kernel = await run(0);
+      const threads = await timed(tail, { maxSolutions: 2, timeoutMs: tailMs });
+      const kernel = await timed(tail, { maxSolutions: 2, timeoutMs: tailMs, cdclThreads: 0 });
       report.add(
         {
           case: 'taai2011-tail-cdcl-threads-vs-kernel',

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseNonograms, pictureToPuzzle, type Nonogram } from '../src/puzzles/nonogram/codec.ts';
-import { CDCL_SEARCHES, CdclRoundsTwin, explainLine, lineAutomaton, lubyTerm, solveCdclCpu, solveCdclPortfolio } from '../src/puzzles/nonogram/cdcl.ts';
+import { CDCL_SEARCHES, CdclRoundsTwin, emptyCdclResult, explainLine, lineAutomaton, lubyTerm, solveCdclCpu, solveCdclPortfolio } from '../src/puzzles/nonogram/cdcl.ts';
 import { cdclKernel, LANE_MAX_LINE, probingKernel, solveNonogramCdcl, type CdclLaneOptions, type CdclOutcome, type LaneStats } from '../src/puzzles/nonogram/lane.ts';
 import type { GpuContext } from '../src/gpu/context.ts';
 import { ANSWERS, raceRounds, type RaceHelper } from '../src/puzzles/nonogram/rounds.ts';
@@ -358,8 +358,7 @@ describe.skipIf(skipGpu)('nonogram searches: cdcl and race answer as the probing
           start(index, done) {
             started.push(index);
             const r = solveCpu(ps[index], { maxSolutions: 1 });
-            const counts = { conflicts: 0, decisions: 0, settles: 0, explainChecks: 0, learned: 0, restarts: 0, probes: 0 };
-            const outcome: CdclOutcome = { ...counts, status: r.status as 'solved', solutions: [r.solution!], level: 'search', search: CDCL_SEARCHES[0], ms: 0, cpuThread: true };
+            const outcome: CdclOutcome = { ...emptyCdclResult(), status: r.status as 'solved', solutions: [r.solution!], level: 'search', search: CDCL_SEARCHES[0], ms: 0, cpuThread: true };
             timers.set(index, setTimeout(() => (timers.delete(index), done(outcome)), 5));
           },
           drop(index) {

@@ -6,7 +6,7 @@
 import { nodeBuiltin } from '../node-builtin.ts';
 import { startModuleThread, type HostThread } from '../../gpu/threads.ts';
 import type { Nonogram } from './codec.ts';
-import { CDCL_SEARCHES } from './cdcl.ts';
+import { CDCL_SEARCHES, emptyCdclResult } from './cdcl.ts';
 import type { CdclThreadMessage, CdclThreadReply } from './cdcl-worker.ts';
 import type { CdclOutcome } from './lane.ts';
 import type { RaceHelper } from './rounds.ts';
@@ -37,7 +37,7 @@ export function defaultCdclThreads(): number {
 
 /** A puzzle not running: new (no thread yet), or paused on `thread` with its searches kept there. */
 type Waiting = { index: number; spentMs: number; order: number; thread?: Thread };
-type Thread = { worker: HostThread; held: Map<number, Waiting>; paused: Set<number>; broken: boolean };
+type Thread = { worker: HostThread; held: Map<number, Waiting>; broken: boolean };
 
 export class CdclThreads implements RaceHelper<CdclOutcome> {
   private readonly pool: Thread[] = [];
@@ -45,6 +45,8 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
   /** puzzles not running: new ones, and those a pass paused */
   private readonly waiting: Waiting[] = [];
   private arrivals = 0;
+  /** the deadline as the threads read it: ms since the epoch (threads have their own performance.now()) */
+  private readonly threadDeadline: number;
 
   /**
    * `threads` CPU threads (started when puzzles come: most runs never need them), searching `puzzles` for
@@ -56,7 +58,9 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
     private readonly maxSolutions: number,
     private readonly deadline: number,
     private readonly t0 = performance.now(),
-  ) {}
+  ) {
+    this.threadDeadline = Number.isFinite(deadline) ? performance.timeOrigin + deadline : Infinity;
+  }
 
   /** It takes every puzzle it is given: those the threads cannot hold yet wait in its queue. */
   get room(): number {
@@ -72,11 +76,9 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
   drop(index: number): void {
     this.done.delete(index);
     const at = this.waiting.findIndex((w) => w.index === index);
-    if (at >= 0) this.waiting.splice(at, 1);
-    const thread = this.pool.find((t) => t.held.has(index) || t.paused.has(index));
+    // a paused puzzle waits with its thread; a running one is held by it
+    const thread = at >= 0 ? this.waiting.splice(at, 1)[0].thread : this.pool.find((t) => t.held.delete(index));
     if (!thread) return;
-    thread.held.delete(index);
-    thread.paused.delete(index);
     thread.worker.postMessage(['drop', index] satisfies CdclThreadMessage);
     this.pump();
   }
@@ -104,17 +106,15 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
       const job = this.waiting.splice(best.at, 1)[0];
       thread.held.set(job.index, job);
       if (job.thread) {
-        thread.paused.delete(job.index);
         thread.worker.postMessage(['resume', job.index, CDCL_PASS_MS] satisfies CdclThreadMessage);
         continue;
       }
-      const deadline = Number.isFinite(this.deadline) ? performance.timeOrigin + this.deadline : Infinity;
-      thread.worker.postMessage(['start', { id: job.index, puzzle: this.puzzles[job.index], maxSolutions: this.maxSolutions, deadline, budgetMs: CDCL_PASS_MS }] satisfies CdclThreadMessage);
+      thread.worker.postMessage(['start', { id: job.index, puzzle: this.puzzles[job.index], maxSolutions: this.maxSolutions, deadline: this.threadDeadline, budgetMs: CDCL_PASS_MS }] satisfies CdclThreadMessage);
     }
   }
 
   private spawn(): void {
-    const thread: Thread = { worker: startModuleThread(import.meta.url, 'cdcl-worker.ts')!, held: new Map(), paused: new Set(), broken: false };
+    const thread: Thread = { worker: startModuleThread(import.meta.url, 'cdcl-worker.ts')!, held: new Map(), broken: false };
     thread.worker.on('message', (m: 'ready' | CdclThreadReply) => {
       if (m === 'ready') return;
       const job = thread.held.get(m.id);
@@ -123,7 +123,6 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
       thread.held.delete(m.id);
       if (m.budget) {
         // its pass ran out: it waits on this thread, its searches kept, for its next turn
-        thread.paused.add(m.id);
         this.waiting.push({ ...job, spentMs: job.spentMs + m.spentMs, thread });
       } else {
         this.done.delete(m.id);
@@ -135,13 +134,11 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
     // a thread that fails (out of memory) gives its puzzles back unanswered: the GPU's searches on them go on
     thread.worker.on('error', () => {
       thread.broken = true;
-      for (const w of this.waiting.filter((x) => x.thread === thread)) this.waiting.splice(this.waiting.indexOf(w), 1);
-      for (const index of [...thread.held.keys(), ...thread.paused]) this.done.get(index)?.({ ...unanswered, search: CDCL_SEARCHES[0], ms: performance.now() - this.t0 });
+      const paused = this.waiting.filter((w) => w.thread === thread);
+      for (const w of paused) this.waiting.splice(this.waiting.indexOf(w), 1);
+      for (const index of [...thread.held.keys(), ...paused.map((w) => w.index)]) this.done.get(index)?.({ ...emptyCdclResult(), search: CDCL_SEARCHES[0], ms: performance.now() - this.t0 });
       thread.held.clear();
-      thread.paused.clear();
     });
     this.pool.push(thread);
   }
 }
-
-const unanswered = { status: 'capped' as const, solutions: [], conflicts: 0, decisions: 0, settles: 0, explainChecks: 0, learned: 0, restarts: 0, probes: 0, level: 'search' as const };

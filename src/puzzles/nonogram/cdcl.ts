@@ -121,6 +121,9 @@ export interface CdclResult {
   level: Level;
 }
 
+/** A search's result before it has done anything (counts 0, no solution; `capped` until it ends otherwise). */
+export const emptyCdclResult = (): CdclResult => ({ status: 'capped', solutions: [], conflicts: 0, decisions: 0, settles: 0, explainChecks: 0, learned: 0, restarts: 0, probes: 0, level: 'line' });
+
 const luby = (i: number): number => {
   // the i-th (1-based) term of 1 1 2 1 1 2 4 ...
   let size = 1;
@@ -364,7 +367,7 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
   let rowDirty = 0;
   let colDirty = 0;
   let inc = 256;
-  const res: CdclResult = { status: 'capped', solutions: [], conflicts: 0, decisions: 0, settles: 0, explainChecks: 0, learned: 0, restarts: 0, probes: 0, level: 'line' };
+  const res = emptyCdclResult();
   if (round) round.live = res;
 
   const rowClues = p.rows;
