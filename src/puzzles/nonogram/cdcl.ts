@@ -200,6 +200,13 @@ function settleByAutomaton(a: LineAutomaton, len: number, fil: number, emp: numb
     s = ((emp >>> j) & 1 ? 0 : afterFilled(a, s)) | ((fil >>> j) & 1 ? 0 : afterEmpty(a, s));
   }
   if ((s & a.accept) === 0) return false;
+  const cells = 2 ** len - 1;
+  if (((fil | emp) >>> 0) === cells) {
+    // nothing left to decide: the forward pass was the check
+    settledFil = fil >>> 0;
+    settledEmp = emp >>> 0;
+    return true;
+  }
   let live = a.accept;
   let canFill = 0;
   let canEmpty = 0;
@@ -212,7 +219,6 @@ function settleByAutomaton(a: LineAutomaton, len: number, fil: number, emp: numb
     if (!isFilled && reachBefore[j] & viaEmpty) canEmpty |= 1 << j;
     live = (isEmpty ? 0 : viaFilled) | (isFilled ? 0 : viaEmpty);
   }
-  const cells = 2 ** len - 1;
   settledFil = (fil | (cells & ~canEmpty)) >>> 0;
   settledEmp = (emp | (cells & ~canFill)) >>> 0;
   return true;
@@ -376,12 +382,10 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
   const colAutomata = colClues.map(lineAutomaton);
 
   const litOf = (c: number) => 2 * c + (value[c] === EMPTY ? 1 : 0);
-  // 1 true, 2 false, 0 unassigned
-  const litState = (q: number) => {
-    const v = value[q >> 1];
-    if (v === UNKNOWN) return 0;
-    return (v === EMPTY) === ((q & 1) === 1) ? 1 : 2;
-  };
+  // each literal's state, kept as cells are set and unset (the clauses' watch loops read it most): 1 true, 2 false,
+  // 0 unassigned
+  const litStates = new Uint8Array(2 * n);
+  const litState = (q: number) => litStates[q];
 
   // each line's known cells as bits (filled, empty), kept as cells are set and unset: a settle reads its line at once
   const rowFil = new Uint32Array(h);
@@ -397,6 +401,8 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
     trail[trailLen++] = c;
     const r = Math.floor(c / w);
     const col = c - r * w;
+    litStates[2 * c] = v === FILLED ? 1 : 2;
+    litStates[2 * c + 1] = v === FILLED ? 2 : 1;
     if (v === FILLED) {
       rowFil[r] |= 1 << col;
       colFil[col] |= 1 << r;
@@ -597,6 +603,8 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
       const c = trail[k];
       phase[c] = value[c] === FILLED ? 1 : 0;
       value[c] = UNKNOWN;
+      litStates[2 * c] = 0;
+      litStates[2 * c + 1] = 0;
       const r = Math.floor(c / w);
       const col = c - r * w;
       rowFil[r] &= ~(1 << col);
