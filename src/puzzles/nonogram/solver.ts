@@ -130,11 +130,13 @@ const RACE_CDCL = { lanes: 32, slots: 32, budget: 100 };
 const CDCL_JOINS = { race: { joinAfter: 80, share: 0.25 }, auto: { joinAfter: 1000, share: 0.5 } };
 /**
  * 'auto' with CPU threads (cdcl-threads.ts): rounds of probing before CDCL on a thread takes a puzzle. On TAAI (two
- * cores, SwiftShader, 300 s runs) after 20 rounds the threads took 611 puzzles by 100 s and answered 113, but took the
- * cores from probing: 824 answered by 82 s against 861; after 200 rounds (~90 s in) 861 / 920 / 975 by 82 / 140 /
- * 240 s against 861 / 918 / 968 with the kernel's CDCL (EXPERIMENTS.md, "CDCL on CPU threads").
+ * cores, SwiftShader, uniqueness, 90-s runs, answered by 82 s) with the search as of 2d4c140 (1.7x the conflicts/s
+ * of the one measured before): after 200 rounds 876, 100 917, 50 917, 30 921-928, 20 926-930, 10 924, 5 916. Earlier
+ * the threads share the cores with probing on puzzles probing answers soon anyway; later they start past the 82-s
+ * mark. A thread taking a puzzle over (probing's job on it ended) instead of racing was no better: 930-937 after 35-50
+ * rounds, 902 after 20 (EXPERIMENTS.md, "When to join, with the faster search").
  */
-export const CDCL_THREADS_JOIN_AFTER = 200;
+export const CDCL_THREADS_JOIN_AFTER = 25;
 
 export interface NonogramSolveOptions {
   method?: 'line' | 'full';
