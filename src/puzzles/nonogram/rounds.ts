@@ -399,7 +399,9 @@ export class RoundRun<O> {
     const enc = ctx.device.createCommandEncoder({ label: `${kernel.label}.deepen` });
     for (let k = 0; k < this.slots; k++) enc.copyBufferToBuffer(old, 4 * k * before, this.scratch, 4 * k * kernel.slotWords, 4 * before);
     ctx.device.queue.submit([enc.finish()]);
-    ctx.releaseScratch(old);
+    // freed once the work queued on it is done, not kept as the context's spare: the run goes on with the deeper one,
+    // and a spare of the size before (168 MB at TAAI's last step to 256 MB) would stay beside it to the run's end
+    old.destroy();
     this.stats.deepened = (this.stats.deepened ?? 0) + 1;
   }
 
