@@ -52,8 +52,9 @@ export function settle(clue: ArrayLike<number>, line: ArrayLike<number>, out: Ui
   const W = len + 1; // row stride of F and B (i = 0..len)
   const { f, b, emptyBefore, cover, canEmpty } = s;
   emptyBefore[0] = 0;
+  // no empty cell in [from, to) iff emptyBefore[to] === emptyBefore[from] (compared in place: a closure here was
+  // made, and named under tsx, on every settle)
   for (let i = 0; i < len; i++) emptyBefore[i + 1] = emptyBefore[i] + (line[i] === EMPTY ? 1 : 0);
-  const noEmpty = (from: number, to: number) => emptyBefore[to] === emptyBefore[from];
 
   // forward: F[j][i], blocks 0..j-1 placed in [0,i), every cell there not covered by a block is not filled
   f[0] = 1;
@@ -64,7 +65,7 @@ export function settle(clue: ArrayLike<number>, line: ArrayLike<number>, out: Ui
     const prev = (j - 1) * W;
     for (let i = 0; i <= len; i++) {
       let v = i >= 1 && line[i - 1] !== FILLED && f[row + i - 1] === 1;
-      if (!v && i >= n && noEmpty(i - n, i)) {
+      if (!v && i >= n && emptyBefore[i] === emptyBefore[i - n]) {
         const st = i - n; // block j-1 occupies [st, i)
         v = j === 1 ? f[st] === 1 : st >= 1 && line[st - 1] !== FILLED && f[prev + st - 1] === 1;
       }
@@ -83,7 +84,7 @@ export function settle(clue: ArrayLike<number>, line: ArrayLike<number>, out: Ui
     b[row + len] = 0;
     for (let i = len - 1; i >= 0; i--) {
       let v = line[i] !== FILLED && b[row + i + 1] === 1;
-      if (!v && i + n <= len && noEmpty(i, i + n)) {
+      if (!v && i + n <= len && emptyBefore[i + n] === emptyBefore[i]) {
         const end = i + n; // block j occupies [i, end)
         v = j === k - 1 ? b[next + end] === 1 : end < len && line[end] !== FILLED && b[next + end + 1] === 1;
       }
@@ -110,7 +111,7 @@ export function settle(clue: ArrayLike<number>, line: ArrayLike<number>, out: Ui
   for (let j = 0; j < k; j++) {
     const n = clue[j];
     for (let st = 0; st + n <= len; st++) {
-      if (!noEmpty(st, st + n)) continue;
+      if (emptyBefore[st + n] !== emptyBefore[st]) continue;
       const left = j === 0 ? f[st] === 1 : st >= 1 && line[st - 1] !== FILLED && f[j * W + st - 1] === 1;
       if (!left) continue;
       const end = st + n;
