@@ -1,8 +1,8 @@
 // Conflict-driven search on CPU threads beside the GPU, for the puzzles probing on the GPU does not answer soon (a
 // RaceHelper of raceRounds). The kernel's CDCL (cdcl.wgsl) runs a puzzle's search in one invocation, serial code with
 // its clauses in storage; on SwiftShader it ran ~380 conflicts/s on a lone puzzle (TAAI #509), where the same four
-// searches on one CPU thread (CdclPortfolio) run ~5,000 (EXPERIMENTS.md, "CDCL on CPU threads"). So the few hard
-// puzzles' serial work goes to the cores, and the GPU keeps the wide work: probing the whole batch.
+// searches on one CPU thread (CdclPortfolio) ran ~5,000, and 1.7x that since (EXPERIMENTS.md, "CDCL on CPU
+// threads"). So the hard puzzles' serial work goes to the cores, and the GPU keeps the wide work: probing the batch.
 import { nodeBuiltin } from '../node-builtin.ts';
 import { startModuleThread, type HostThread } from '../../gpu/threads.ts';
 import type { Nonogram } from './codec.ts';
@@ -20,14 +20,15 @@ export const CDCL_PUZZLES_PER_THREAD = 4;
  * the puzzles that have had least of their time first (a new one before one a pass has paused), so the many puzzles
  * CDCL answers in a fraction of a second are not held back by the few that need minutes; a paused puzzle keeps its
  * searches on its thread (their clause arenas grow as they need: cdcl.ts FIRST_ARENA_WORDS). On TAAI's puzzles alone
- * (EXPERIMENTS.md, "CDCL on CPU threads"): 71 of every 10th in 0.25 s or less, 94 in 2 s or less.
+ * (EXPERIMENTS.md, "CDCL on CPU threads"): 71 of every 10th in 0.25 s or less, 94 in 2 s or less. On the whole set
+ * (joining after 25 rounds) passes of 100 ms answered 922 by 82 s, 250 ms 926-930, 1,000 ms 854.
  */
 export const CDCL_PASS_MS = 250;
 
 /**
  * Threads for CDCL beside the GPU: none without worker threads (a page: the kernel runs CDCL there), else one per
- * core. On a CPU-emulated adapter (SwiftShader) they share the cores with the GPU's own threads: on TAAI that cost
- * probing nothing measurable by 82-240 s and finished the set twice as soon (EXPERIMENTS.md).
+ * core. On a CPU-emulated adapter (SwiftShader) they share the cores with the GPU's own threads: on TAAI (two cores)
+ * one thread answered 912 by 82 s, two 926-930, three 918 (EXPERIMENTS.md, "A faster search, and when to join").
  */
 export function defaultCdclThreads(): number {
   const os = nodeBuiltin<typeof import('node:os')>('node:os');
