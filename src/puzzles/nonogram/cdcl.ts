@@ -455,17 +455,18 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
   const lineOrder = new Uint32Array(32);
   const explain = (isCol: boolean, l: number, pos: number, target: number, tv: number) => {
     const len = isCol ? h : w;
+    const filled = isCol ? colFil[l] : rowFil[l];
+    // the target's place in its line, and the line's other known cells (from its bits: the unknown ones not visited)
+    const t = target < 0 ? -1 : isCol ? (target - l) / w : target - l * w;
     let fil = 0;
     let emp = 0;
-    let t = -1;
-    for (let i = 0; i < len; i++) {
+    for (let m = (filled | (isCol ? colEmp[l] : rowEmp[l])) & ~(t < 0 ? 0 : 1 << t); m !== 0; m &= m - 1) {
+      const i = 31 - Math.clz32(m & -m);
       const c = cellOf(isCol, l, i);
-      if (c === target) t = i;
-      else if (value[c] !== UNKNOWN && tpos[c] < pos) {
-        if (value[c] === FILLED) fil |= 1 << i;
-        else emp |= 1 << i;
-        lineOrder[i] = tpos[c];
-      }
+      if (tpos[c] >= pos) continue;
+      if ((filled >>> i) & 1) fil |= 1 << i;
+      else emp |= 1 << i;
+      lineOrder[i] = tpos[c];
     }
     const keep = explainLine(isCol ? colAutomata[l] : rowAutomata[l], len, fil, emp, t, tv, lineOrder);
     res.explainChecks += popcount(fil | emp);
