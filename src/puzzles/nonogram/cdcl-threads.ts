@@ -28,7 +28,8 @@ export const CDCL_PASS_MS = 250;
 /**
  * Threads for CDCL beside the GPU: none without worker threads (a page: the kernel runs CDCL there), else one per
  * core. On a CPU-emulated adapter (SwiftShader) they share the cores with the GPU's own threads: on TAAI (two cores)
- * one thread answered 912 by 82 s, two 926-930, three 918 (EXPERIMENTS.md, "A faster search, and when to join").
+ * one thread answered 912 by 82 s, two 926-930, three 918 (EXPERIMENTS.md, "A faster search, and
+ * when to join with it").
  */
 export function defaultCdclThreads(): number {
   const os = nodeBuiltin<typeof import('node:os')>('node:os');

@@ -132,10 +132,10 @@ const CDCL_JOINS = { race: { joinAfter: 80, share: 0.25 }, auto: { joinAfter: 10
  * 'auto' with CPU threads (cdcl-threads.ts): rounds of probing before CDCL on a thread takes a puzzle. On TAAI (two
  * cores, SwiftShader, uniqueness, 90-s runs, answered by 82 s) with the search as of 2d4c140 (1.7x the conflicts/s
  * of the one measured before): after 200 rounds 876, 100 917, 50 917, 30 921-928, 20 926-930, 10 924, 5 916 (a
- * run of the same code can land ~25 lower: 25 rounds gave 904-930). Earlier
- * the threads share the cores with probing on puzzles probing answers soon anyway; later they start past the 82-s
- * mark. A thread taking a puzzle over (probing's job on it ended) instead of racing was no better: 930-937 after 35-50
- * rounds, 902 after 20 (EXPERIMENTS.md, "When to join, with the faster search").
+ * run of the same code can land ~25 lower: 25 rounds gave 904-930). Earlier, the threads share the cores with
+ * probing on puzzles probing answers soon anyway; later, they start past the 82-s mark. A thread taking a puzzle over
+ * (probing's job on it ended) instead of racing was no better: 930-937 after 35-50 rounds, 902 after 20
+ * (EXPERIMENTS.md, "A faster search, and when to join with it").
  */
 export const CDCL_THREADS_JOIN_AFTER = 25;
 
