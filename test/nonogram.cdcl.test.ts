@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseNonograms, pictureToPuzzle, type Nonogram } from '../src/puzzles/nonogram/codec.ts';
-import { CDCL_SEARCHES, CdclRoundsTwin, emptyCdclResult, explainLine, lineAutomaton, lubyTerm, solveCdclCpu, solveCdclPortfolio } from '../src/puzzles/nonogram/cdcl.ts';
+import { CDCL_SEARCHES, CdclPortfolio, CdclRoundsTwin, emptyCdclResult, explainLine, lineAutomaton, lubyTerm, solveCdclCpu, solveCdclPortfolio } from '../src/puzzles/nonogram/cdcl.ts';
 import { cdclKernel, LANE_MAX_LINE, probingKernel, solveNonogramCdcl, type CdclLaneOptions, type CdclOutcome, type LaneStats } from '../src/puzzles/nonogram/lane.ts';
 import type { GpuContext } from '../src/gpu/context.ts';
 import { ANSWERS, raceRounds, type RaceHelper } from '../src/puzzles/nonogram/rounds.ts';
@@ -140,9 +140,29 @@ describe('nonogram CDCL (CPU twin) answers as the probing solver does', () => {
     const hard = randomPicture(25, 25, 4242, 50);
     const stopped = solveCdclPortfolio(hard, { turn: 2, stopped: () => ++turns === 3 });
     expect(stopped.status).toBe('suspended');
-    expect(stopped.conflicts).toBeGreaterThan(0);
+    // (the first search starts with root probing: its probes before any conflict)
+    expect(stopped.conflicts + stopped.probes).toBeGreaterThan(0);
     // every search capped: the puzzle comes back capped
     expect(solveCdclPortfolio(hard, { conflictCap: 5 }).status).toBe('capped');
+  });
+
+  it('the portfolio\'s searches join one after another: each after `joinAfter` rounds of turns, or at once when all before it ended', () => {
+    const hard = randomPicture(25, 25, 4242, 50);
+    const portfolio = new CdclPortfolio(hard, { turn: 1, joinAfter: 3 });
+    // stopped before any turn: nothing found yet, and no crash
+    expect(portfolio.stopped()).toMatchObject({ status: 'suspended', conflicts: 0, member: 0 });
+    const joined: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      expect(portfolio.step()).toBeUndefined();
+      joined.push(portfolio.joined);
+    }
+    expect(joined).toEqual([1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4]);
+    // a search capped before the next was due: the next joins at once, and every one ends capped
+    const capped = new CdclPortfolio(hard, { conflictCap: 2, turn: 5, joinAfter: 1000 });
+    let r;
+    for (let i = 0; i < 100 && !r; i++) r = capped.step();
+    expect(r?.status).toBe('capped');
+    expect(capped.joined).toBe(4);
   });
 });
 

@@ -886,6 +886,15 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
 /** Conflicts a portfolio search runs before the next takes its turn (~40 ms of one core on TAAI). */
 export const PORTFOLIO_TURN = 100;
 
+/**
+ * Turns a portfolio's search runs before the next search joins it (as the kernel's CDCL_JOIN_AFTER): most puzzles
+ * the threads get are answered by the first search in a few thousand conflicts, and four searches from the start
+ * took them four times the work. TAAI, uniqueness, the whole set beside the GPU (EXPERIMENTS.md, "Searches that join
+ * in turn"), answered by 82 s: all four from the start 906 / 915 / 921, joining after 10 turns 937 / 940, 20 929 /
+ * 943 / 948, 40 935-950, 80 941 / 952; all 1,000 by 237 s after 20, 265 s after 40, 281-322 s from the start.
+ */
+export const PORTFOLIO_JOIN_AFTER = 20;
+
 export interface PortfolioOptions extends CdclOptions {
   /** the searches side by side (default CDCL_SEARCHES) */
   searches?: readonly CdclSearch[];
@@ -893,6 +902,9 @@ export interface PortfolioOptions extends CdclOptions {
   turn?: number;
   /** looked at after every round of turns: true stops the searches ('suspended', with what they found) */
   stopped?: () => boolean;
+  /** rounds of turns before each next search joins (default PORTFOLIO_JOIN_AFTER; 0: all from the start); a search
+   * also joins at once when every one before it has ended (capped) */
+  joinAfter?: number;
 }
 
 /** A portfolio's answer: the search that gave it (index in the searches) and its counts. */
@@ -903,22 +915,31 @@ export interface PortfolioResult extends CdclResult {
 /**
  * A hard puzzle's CDCL searches side by side on one CPU thread, as the kernel runs them on a puzzle's jobs: in turns
  * of `turn` conflicts, each taking at its restarts the short clauses its peers had learned by the end of the turn
- * before (CdclRound); the first answer counts, and a search that ends capped leaves the others running. `step()`
- * runs one turn of each search, so a thread can share itself among several puzzles (cdcl-worker.ts).
+ * before (CdclRound); each next search joins after `joinAfter` rounds of turns; the first answer counts, and a search
+ * that ends capped leaves the others running. `step()` runs one turn of each search joined, so a thread can share
+ * itself among several puzzles (cdcl-worker.ts).
  */
 export class CdclPortfolio {
   private readonly members: { member: number; round: CdclRound; steps: Generator<void, CdclResult>; published: number; result?: CdclResult }[];
+  private readonly joinAfter: number;
+  private rounds = 0;
+  /** the searches joined so far (the first ones of `members`) */
+  joined = 1;
 
   constructor(p: Nonogram, opts: PortfolioOptions = {}) {
+    this.joinAfter = opts.joinAfter ?? PORTFOLIO_JOIN_AFTER;
     this.members = (opts.searches ?? CDCL_SEARCHES).map((search, member) => {
       const round: CdclRound = { budget: opts.turn ?? PORTFOLIO_TURN, out: [], peers: [] };
       return { member, round, steps: cdclSteps(p, { ...opts, search }, round), published: 0 };
     });
   }
 
-  /** One turn of each search still running: the answer, or undefined while there is none. */
+  /** One turn of each search joined and still running: the answer, or undefined while there is none. */
   step(): PortfolioResult | undefined {
-    const { members } = this;
+    const all = this.members;
+    while (this.joined < all.length && (this.rounds >= this.joined * this.joinAfter || all.slice(0, this.joined).every((m) => m.result))) this.joined++;
+    this.rounds++;
+    const members = all.slice(0, this.joined);
     for (const m of members) {
       if (m.result) continue;
       m.round.peers = members.filter((o) => o !== m && !o.result).map((o) => ({ member: o.member, out: o.round.out, visible: o.published }));
@@ -928,15 +949,17 @@ export class CdclPortfolio {
       if (step.value.status !== 'capped') return { ...step.value, member: m.member };
     }
     for (const m of members) m.published = m.round.out.length;
-    return members.every((m) => m.result) ? { ...members[0].result!, member: 0 } : undefined;
+    return all.every((m) => m.result) ? { ...all[0].result!, member: 0 } : undefined;
   }
 
   /** Where it stands, as a search stopped between turns: the one furthest on (solutions, then conflicts). */
   stopped(): PortfolioResult {
     const live = this.members.filter((m) => !m.result);
+    // a search not joined (or not stepped) yet has nothing to say
+    const at = (m: (typeof live)[number]) => m.round.live ?? emptyCdclResult();
     const ahead = (a: CdclResult, b: CdclResult) => b.solutions.length - a.solutions.length || b.conflicts - a.conflicts;
-    const best = live.reduce((a, b) => (ahead(a.round.live!, b.round.live!) > 0 ? b : a));
-    return { ...best.round.live!, solutions: [...best.round.live!.solutions], status: 'suspended', member: best.member };
+    const best = live.reduce((a, b) => (ahead(at(a), at(b)) > 0 ? b : a));
+    return { ...at(best), solutions: [...at(best).solutions], status: 'suspended', member: best.member };
   }
 }
 
