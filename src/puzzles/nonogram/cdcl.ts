@@ -246,21 +246,27 @@ const byOrder = new Uint8Array(32);
  * value at p) is in `ends[p + 1]`. A drop then updates the layers past p and before it, as far as they change.
  */
 export function explainLine(a: LineAutomaton, len: number, fil: number, emp: number, t: number, tv: number, order: ArrayLike<number>): number {
-  let keep = (fil | emp) >>> 0;
-  paths[0] = 1;
-  for (let j = 0; j < len; j++) paths[j + 1] = stepForward(a, paths[j], j, t, tv, fil & keep, emp & keep);
-  ends[len] = a.accept;
-  for (let j = len - 1; j >= 0; j--) ends[j] = stepBackward(a, ends[j + 1], j, t, tv, fil & keep, emp & keep);
   // the known cells latest first (the lower cell first on a tie), each tried once: sorted once, not looked for per try
   let count = 0;
-  for (let m = keep; m !== 0; m &= m - 1) {
+  for (let m = (fil | emp) >>> 0; m !== 0; m &= m - 1) {
     const i = 31 - Math.clz32(m & -m);
     let k = count++;
     for (; k > 0 && order[byOrder[k - 1]] < order[i]; k--) byOrder[k] = byOrder[k - 1];
     byOrder[k] = i;
   }
+  return reduceExplanation(a, len, fil, emp, t, tv, byOrder);
+}
+
+/** explainLine with its known cells given latest first (`latestFirst`, one per bit of fil | emp). */
+function reduceExplanation(a: LineAutomaton, len: number, fil: number, emp: number, t: number, tv: number, latestFirst: ArrayLike<number>): number {
+  let keep = (fil | emp) >>> 0;
+  const count = popcount(keep);
+  paths[0] = 1;
+  for (let j = 0; j < len; j++) paths[j + 1] = stepForward(a, paths[j], j, t, tv, fil & keep, emp & keep);
+  ends[len] = a.accept;
+  for (let j = len - 1; j >= 0; j--) ends[j] = stepBackward(a, ends[j + 1], j, t, tv, fil & keep, emp & keep);
   for (let k = 0; k < count; k++) {
-    const p = byOrder[k];
+    const p = latestFirst[k];
     if (((afterFilled(a, paths[p]) | afterEmpty(a, paths[p])) & ends[p + 1]) !== 0) continue;
     keep &= ~(1 << p);
     for (let j = p, s = paths[p]; j < len; j++) {
@@ -392,6 +398,12 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
   const rowEmp = new Uint32Array(h);
   const colFil = new Uint32Array(w);
   const colEmp = new Uint32Array(w);
+  // each line's known cells in the order they were set (32 to a line; a stack, as the trail is): an explanation takes
+  // them latest first without a sort
+  const rowStack = new Uint8Array(h * 32);
+  const rowTop = new Uint8Array(h);
+  const colStack = new Uint8Array(w * 32);
+  const colTop = new Uint8Array(w);
 
   const assign = (c: number, v: number, why: number) => {
     value[c] = v;
@@ -410,6 +422,8 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
       rowEmp[r] |= 1 << col;
       colEmp[col] |= 1 << r;
     }
+    rowStack[r * 32 + rowTop[r]++] = col;
+    colStack[col * 32 + colTop[col]++] = r;
     // the line whose settle decided the cell is at its fixpoint already
     const byLine = (why & LINE_REASON) !== 0 && why !== DECISION && why !== FACT;
     const byCol = byLine && (why & 0x40000000) !== 0;
@@ -452,23 +466,28 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
    * The false literals of the cells of line l known before trail position `pos` that still force `target` to `tv`
    * (target -1: still contradict the clue), reduced latest first (explainLine); into `expl`.
    */
-  const lineOrder = new Uint32Array(32);
+  const latestFirst = new Uint8Array(32);
   const explain = (isCol: boolean, l: number, pos: number, target: number, tv: number) => {
     const len = isCol ? h : w;
     const filled = isCol ? colFil[l] : rowFil[l];
-    // the target's place in its line, and the line's other known cells (from its bits: the unknown ones not visited)
+    // the target's place in its line, and the line's other cells known before `pos`, latest first: its stack from the
+    // top, past the cells set since
     const t = target < 0 ? -1 : isCol ? (target - l) / w : target - l * w;
+    const stack = isCol ? colStack : rowStack;
+    const base = l * 32;
+    let k = base + (isCol ? colTop : rowTop)[l];
+    while (k > base && tpos[cellOf(isCol, l, stack[k - 1])] >= pos) k--;
     let fil = 0;
     let emp = 0;
-    for (let m = (filled | (isCol ? colEmp[l] : rowEmp[l])) & ~(t < 0 ? 0 : 1 << t); m !== 0; m &= m - 1) {
-      const i = 31 - Math.clz32(m & -m);
-      const c = cellOf(isCol, l, i);
-      if (tpos[c] >= pos) continue;
+    let count = 0;
+    while (k > base) {
+      const i = stack[--k];
+      if (i === t) continue;
       if ((filled >>> i) & 1) fil |= 1 << i;
       else emp |= 1 << i;
-      lineOrder[i] = tpos[c];
+      latestFirst[count++] = i;
     }
-    const keep = explainLine(isCol ? colAutomata[l] : rowAutomata[l], len, fil, emp, t, tv, lineOrder);
+    const keep = reduceExplanation(isCol ? colAutomata[l] : rowAutomata[l], len, fil, emp, t, tv, latestFirst);
     res.explainChecks += popcount(fil | emp);
     explLen = 0;
     for (let m = keep; m !== 0; m &= m - 1) expl[explLen++] = litOf(cellOf(isCol, l, 31 - Math.clz32(m & -m))) ^ 1;
@@ -612,6 +631,8 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
       rowEmp[r] &= ~(1 << col);
       colFil[col] &= ~(1 << r);
       colEmp[col] &= ~(1 << r);
+      rowTop[r]--;
+      colTop[col]--;
     }
     trailLen = stop;
     qhead = stop;
