@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatGameId } from '../src/puzzles/binary/codec.ts';
 import { skipGpu } from './gpu.ts';
-import { runCli } from './cli.helpers.ts';
+import { runCli, runCliInterrupted } from './cli.helpers.ts';
 
 const cli = runCli;
 
@@ -113,4 +113,19 @@ describe('cellsolve binary', () => {
     expect(run('--method', 'ca', '--max-generations', String(ca))).toMatchObject({ status: 'solved', generations: ca });
     expect(run('--method', 'ca', '--max-generations', String(ca - 1))).toMatchObject({ status: 'unsolved', reason: 'capped', generations: ca - 1 });
   });
+
+  it.skipIf(skipGpu)('Ctrl-C prints every puzzle, the answered ones as answered and the others unsolved `interrupted` (exit 1); it killed the process with no output', async () => {
+    // the blog's 6x6 and an empty 30x30, which runs for seconds in the lanes (and on in the batch path after them)
+    const input = '.01...\n0.10..\n11.0..\n.1..0.\n...0..\n1..1.0\n\n' + `${'.'.repeat(30)}\n`.repeat(30);
+    // (--method ca stalls on it at once: no run to stop)
+    for (const args of [[], ['--lanes', 'off']]) {
+      const r = await runCliInterrupted(['solve', 'binary', '--json', ...args, '-'], input, 1500);
+      const what = `${args.join(' ')}: ${r.stderr}`;
+      expect(r.sentAt, what).toBeGreaterThan(0);
+      expect([r.code, r.signal], what).toEqual([1, null]);
+      expect(r.stderr).toContain('interrupted: stopping after the work in flight');
+      const recs = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+      expect(recs.map((x) => [x.status, x.reason]), what).toEqual([['solved', undefined], ['unsolved', 'interrupted']]);
+    }
+  }, 120_000);
 });

@@ -48,6 +48,8 @@ export interface RunOptions {
   readbackEvery?: number;
   /** wall-clock budget in ms; grids still running then end as 'timeout' */
   timeoutMs?: number;
+  /** an abort (Ctrl-C) ends the grids still running as the deadline does ('timeout'), at the next readback */
+  signal?: AbortSignal;
   /**
    * Sleep this fraction of the previous chunk's time after submitting a chunk, before waiting on its readback
    * (default 0: wait at once). Dawn's Node bindings poll in a busy loop while a map is pending, taking a core from
@@ -411,7 +413,7 @@ export class Batch {
         } else {
           s.generations += gens;
           if (s.generations >= (s.cap ?? defaultCap)) s.outcome = this.outcomeOf(s, 'capped', flags, counter);
-          else if (opts.timeoutMs !== undefined && performance.now() - started > opts.timeoutMs) {
+          else if ((opts.timeoutMs !== undefined && performance.now() - started > opts.timeoutMs) || opts.signal?.aborted) {
             s.outcome = this.outcomeOf(s, 'timeout', flags, counter);
           } else {
             s.outcome = null;

@@ -27,21 +27,24 @@ async function prepare(ctx: GpuContext, _puzzles: BinaryPuzzle[], opts: SolveOpt
 }
 
 async function solve(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: SolveOptions): Promise<SolveResult[]> {
-  const run = { maxGenerations: opts.maxGenerations, timeoutMs: opts.timeoutMs };
+  const run = { maxGenerations: opts.maxGenerations, timeoutMs: opts.timeoutMs, signal: opts.signal };
+  // an abort ends what is running as the deadline does: those puzzles were interrupted (within the deadline)
+  const interrupted = (r: SolveResult): SolveResult =>
+    opts.signal?.aborted && r.status === 'unsolved' && r.reason === 'timeout' && !(opts.timeoutMs !== undefined && r.ms >= opts.timeoutMs) ? { ...r, reason: 'interrupted' } : r;
   if (opts.method === 'thesis') {
     const r = await runThesis(ctx, puzzles, run);
-    return r.map((x, i) => automatonResult(puzzles[i], x));
+    return r.map((x, i) => interrupted(automatonResult(puzzles[i], x)));
   }
   if (opts.method === 'ca') {
     const r = await runCa(ctx, puzzles, undefined, run);
-    return r.map((x, i) => automatonResult(puzzles[i], x));
+    return r.map((x, i) => interrupted(automatonResult(puzzles[i], x)));
   }
   const probeCells = opts.options['probe-cells'] === undefined ? undefined : Number(opts.options['probe-cells']);
   // grids up to 32x32 one per GPU invocation (lane.ts: 1.4-1.5x the batch path's puzzles/s), the rest on the batch
   // path; `--lanes off`: all on the batch path (probe copies in the batch, the host deciding each round)
   const full = opts.options.lanes === 'off' ? solveFull : solveFullLanes;
   const { results } = await full(ctx, puzzles, { ...run, probeCells, progress: opts.progress });
-  return results;
+  return results.map(interrupted);
 }
 
 /** Output in the input's form: grids, game ids, or tsv rows with the solution column filled. */
@@ -68,6 +71,7 @@ export const binary: PuzzleKind<BinaryPuzzle> = {
   name: 'binary',
   methods: ['full', 'ca', 'thesis'],
   defaultMethod: 'full',
+  interruptible: true,
   solveOptions: [
     { name: 'rules', value: 'R', choices: ['takuzu', 'binairo', 'all', 'unruly'], help: 'takuzu/binairo/all: all three rules; unruly: equal lines allowed (default: what the input says, else all)' },
     { name: 'format', value: 'F', choices: ['grid', 'gameid', 'tsv'], help: 'read the input as this format (default: from the extension and content)' },

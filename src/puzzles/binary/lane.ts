@@ -29,6 +29,9 @@ export interface LaneOptions {
   nodeCap?: number;
   /** puzzles per dispatch (and readback) */
   chunk?: number;
+  /** an abort (Ctrl-C): no more dispatches (a lane's search is not stopped within one); the puzzles not run are left
+   * out of the outcomes */
+  signal?: AbortSignal;
 }
 
 /**
@@ -122,6 +125,7 @@ export async function runLanes(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: L
     jobs: puzzles.length,
     chunk: opts.chunk ?? Math.max(256, Math.min(4096, Math.ceil(puzzles.length / 4))),
     onDispatch,
+    more: () => !opts.signal?.aborted,
     // input: one record offset per puzzle; record: width, height, Rule 3, result offset, rows [known, value]
     pack: (first, count) => {
       let recordWords = count;

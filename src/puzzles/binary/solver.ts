@@ -176,6 +176,8 @@ export interface AutomatonRun {
 export interface RunOpts {
   maxGenerations?: number;
   timeoutMs?: number;
+  /** an abort (Ctrl-C): what is still running ends as the deadline ends it */
+  signal?: AbortSignal;
 }
 
 /** Our automaton alone (`--method ca`, and the tests' GPU side), every grid to its fixpoint or contradiction. */
@@ -428,7 +430,7 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
         waiting.push({ input, roles: part.map((m) => m.role) });
       }
     }
-    const overTime = opts.timeoutMs !== undefined && performance.now() - started > opts.timeoutMs;
+    const overTime = (opts.timeoutMs !== undefined && performance.now() - started > opts.timeoutMs) || opts.signal?.aborted === true;
     while (waiting.length && batch.canAdd(waiting[0].input)) {
       const w = waiting.shift()!;
       const live = w.roles.filter((r) => !jobOf(r).result);
@@ -756,6 +758,7 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     await batch.run({
       maxGenerations: opts.maxGenerations,
       timeoutMs: opts.timeoutMs,
+      signal: opts.signal,
       // packs end in one dispatch: read back after each (large grids: the engine's adaptive chunks)
       readbackEvery: puzzles.every(isSmall) ? 1 : undefined,
       onChunk: async (finished, b) => {
