@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseMazes } from '../src/puzzles/maze/codec.ts';
 import { skipGpu } from './gpu.ts';
-import { runCli, tempDir } from './cli.helpers.ts';
+import { runCli, runCliInterrupted, tempDir } from './cli.helpers.ts';
 
 const cli = runCli;
 
@@ -121,4 +121,18 @@ describe('cellsolve gen/solve maze', () => {
     expect(walk('--max-generations', String(walked.generations))).toMatchObject({ status: 'solved', generations: walked.generations, pathLength: walked.pathLength });
     expect(walk('--max-generations', String(walked.generations - 1))).toMatchObject({ status: 'unsolved', reason: 'capped' });
   });
+
+  it.skipIf(skipGpu)('Ctrl-C prints the maze unsolved `interrupted` with its generations so far (exit 1); it killed the process with no output', async () => {
+    // a 1501x1501 depth-first maze: the wavefront walks its long corridors for many seconds; a 7x7 beside it is solved
+    const dir = tempDir('maze-');
+    const [small, big] = [join(dir, 'small.txt'), join(dir, 'big.txt')];
+    for (const [size, file] of [['7x7', small], ['1501x1501', big]]) expect(runCli(['gen', 'maze', '--size', size, '--seed', '3', '--out', file]).status).toBe(0);
+    const r = await runCliInterrupted(['solve', 'maze', '--json', '--method', 'wavefront', small, big], '', 1000);
+    expect(r.sentAt, r.stderr).toBeGreaterThan(0);
+    expect([r.code, r.signal], r.stderr).toEqual([1, null]);
+    expect(r.stderr).toContain('interrupted: stopping after the work in flight');
+    const recs = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(recs.map((x) => [x.status, x.reason])).toEqual([['solved', undefined], ['unsolved', 'interrupted']]);
+    expect(recs[1].generations).toBeGreaterThan(0);
+  }, 120_000);
 });

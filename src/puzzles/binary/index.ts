@@ -4,7 +4,7 @@
 import { UsageError } from '../../cli/args.ts';
 import { Batch } from '../../engine/batch.ts';
 import type { GpuContext } from '../../gpu/context.ts';
-import type { PuzzleKind, SolveOptions, SolveResult } from '../types.ts';
+import { interruptedByAbort, type PuzzleKind, type SolveOptions, type SolveResult } from '../types.ts';
 import { BinaryOptionError, formatGameId, formatGrid, parseBinary, stringToCells, type BinaryPuzzle, type BinaryRecord } from './codec.ts';
 import { generatePieces } from './generate.ts';
 import { verifySolution } from './reference.ts';
@@ -28,9 +28,7 @@ async function prepare(ctx: GpuContext, _puzzles: BinaryPuzzle[], opts: SolveOpt
 
 async function solve(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: SolveOptions): Promise<SolveResult[]> {
   const run = { maxGenerations: opts.maxGenerations, timeoutMs: opts.timeoutMs, signal: opts.signal };
-  // an abort ends what is running as the deadline does: those puzzles were interrupted (within the deadline)
-  const interrupted = (r: SolveResult): SolveResult =>
-    opts.signal?.aborted && r.status === 'unsolved' && r.reason === 'timeout' && !(opts.timeoutMs !== undefined && r.ms >= opts.timeoutMs) ? { ...r, reason: 'interrupted' } : r;
+  const interrupted = (r: SolveResult) => interruptedByAbort(r, opts);
   if (opts.method === 'thesis') {
     const r = await runThesis(ctx, puzzles, run);
     return r.map((x, i) => interrupted(automatonResult(puzzles[i], x)));

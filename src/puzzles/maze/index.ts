@@ -6,7 +6,7 @@ import { numberOption, UsageError } from '../../cli/args.ts';
 import type { GpuContext } from '../../gpu/context.ts';
 import { Batch, type Mode } from '../../engine/batch.ts';
 import type { Rule } from '../../engine/rule.ts';
-import type { GenerateOptions, PuzzleKind, PuzzleRecord, SolveOptions, SolveResult } from '../types.ts';
+import { interruptedByAbort, type GenerateOptions, type PuzzleKind, type PuzzleRecord, type SolveOptions, type SolveResult } from '../types.ts';
 import { formatPng, formatText, MAZE_FORMATS, mazeToText, movesToPath, parseMazes, pathToMoves, type Maze, type MazeFormat } from './codec.ts';
 import { generateMaze, maxLoops, mazeSizeProblem, type Algorithm } from './generate.ts';
 import { labelReader, planeReader } from './pack.ts';
@@ -56,7 +56,7 @@ function judgeLeftover(maze: Maze, path: number[] | null, open: (j: number) => b
 
 async function solveAll(ctx: GpuContext, mazes: Maze[], opts: SolveOptions): Promise<Partial[]> {
   const method = opts.method;
-  const run = { maxGenerations: opts.maxGenerations, timeoutMs: opts.timeoutMs };
+  const run = { maxGenerations: opts.maxGenerations, timeoutMs: opts.timeoutMs, signal: opts.signal };
   const parts: Partial[] = mazes.map(() => ({ generations: 0, dispatches: 0, extra: {} }));
   if (method === 'walker') {
     const res = await runWalker(ctx, mazes, run);
@@ -147,6 +147,7 @@ export const mazeKind: PuzzleKind<Maze> = {
   name: 'maze',
   methods: ['auto', 'deadend', 'wavefront', 'walker'],
   defaultMethod: 'auto',
+  interruptible: true,
   solveOptions: [
     { name: 'mode', value: 'M', choices: ['one-gen', 'multi-gen'], help: 'one generation per dispatch, or several (default: by maze size)' },
     { name: 'format', value: 'F', choices: MAZE_FORMATS, help: 'read the input as this format (default: a PNG by its signature, else text)' },
@@ -170,7 +171,7 @@ export const mazeKind: PuzzleKind<Maze> = {
     opts.progress?.(puzzles.length, puzzles.length);
     return parts.map((p, i) => {
       const solution = p.path ? pathToMoves(p.path, puzzles[i].width) : undefined;
-      return {
+      const result: SolveResult = {
         status: p.status ?? 'unsolved',
         generations: p.generations,
         solution,
@@ -178,6 +179,7 @@ export const mazeKind: PuzzleKind<Maze> = {
         ms,
         extra: { dispatches: p.dispatches, ...(p.path ? { pathLength: p.path.length } : {}), ...p.extra },
       };
+      return interruptedByAbort(result, opts);
     });
   },
 

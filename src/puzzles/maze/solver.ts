@@ -124,6 +124,8 @@ export interface RunOpts {
   mode?: Mode;
   maxGenerations?: number;
   timeoutMs?: number;
+  /** an abort (Ctrl-C): the grids still running end as at the deadline */
+  signal?: AbortSignal;
   readbackEvery?: number;
 }
 
@@ -150,6 +152,7 @@ async function runGrids(ctx: GpuContext, rule: Rule, inputs: GridInput[], opts: 
         mode: opts.mode,
         maxGenerations: opts.maxGenerations,
         timeoutMs: opts.timeoutMs,
+        signal: opts.signal,
         readbackEvery: opts.readbackEvery,
         onChunk: (finished, b) => {
           for (const [id, c] of b.lastCounters) counts.set(id, (counts.get(id) ?? 0) + c);
