@@ -1,6 +1,7 @@
 // Sudoku: the elimination automaton on the GPU against its CPU twin (bit for bit per generation), the in-place
 // sweeps against the twin's fixpoint, and the complete solver against the CPU solver.
 import { existsSync, readFileSync } from 'node:fs';
+import { runCliInterrupted } from './cli.helpers.ts';
 import { describe, expect, it } from 'vitest';
 import { Batch } from '../src/engine/batch.ts';
 import { FLAG_CONTRADICTION } from '../src/engine/constants.ts';
@@ -186,6 +187,17 @@ describe.skipIf(skipGpu)('sudoku complete solver', () => {
       expect(want.filter((w) => w === 0).length).toBeGreaterThan(0);
     });
   });
+
+  it('Ctrl-C prints every puzzle, the answered ones as answered and the others unsolved `interrupted` (exit 1); it killed the process with no output', async () => {
+    // a 9x9 and an empty 25x25, which runs on (the lanes, then the rounds solver) until stopped
+    const input = '6...5748.3...6...........5............41..26...9..37..72.3......4.7..5....5.128..\n' + '.'.repeat(625) + '\n';
+    const r = await runCliInterrupted(['solve', 'sudoku', '--json', '-'], input, 1500);
+    expect(r.sentAt, r.stderr).toBeGreaterThan(0);
+    expect([r.code, r.signal], r.stderr).toEqual([1, null]);
+    expect(r.stderr).toContain('interrupted: stopping after the work in flight');
+    const recs = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(recs.map((x) => [x.status, x.reason])).toEqual([['solved', undefined], ['unsolved', 'interrupted']]);
+  }, 120_000);
 
   it('a timeout holds when the lanes hand a puzzle to the rounds solver (an empty 25x25 ran 55 s past a 5-s one)', async () => {
     await withDevice(async (ctx) => {

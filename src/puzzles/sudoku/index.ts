@@ -3,7 +3,7 @@
 // and the generator.
 import { UsageError } from '../../cli/args.ts';
 import type { GpuContext } from '../../gpu/context.ts';
-import type { GenerateOptions, PuzzleKind, SolveOptions, SolveResult } from '../types.ts';
+import { interruptedByAbort, type GenerateOptions, type PuzzleKind, type SolveOptions, type SolveResult } from '../types.ts';
 import { boxShape, formatRecord, parseSudoku, SUDOKU_FORMS } from './codec.ts';
 import { emptyPuzzle, formatGenerated, generate } from './generate.ts';
 import { compileIlca, hash32, ILCA_PRESETS, runIlca, type IlcaParams } from './ilca.ts';
@@ -45,8 +45,8 @@ async function prepare(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: SolveOpti
 async function solve(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: SolveOptions): Promise<SolveResult[]> {
   const rules = parseRules(opts.options.rules);
   if (opts.method === 'ca') {
-    const r = await runCa(ctx, puzzles, { rules, timeoutMs: opts.timeoutMs, maxGenerations: opts.maxGenerations });
-    return r.map((x, i) => caToResult(puzzles[i], x));
+    const r = await runCa(ctx, puzzles, { rules, timeoutMs: opts.timeoutMs, signal: opts.signal, maxGenerations: opts.maxGenerations });
+    return r.map((x, i) => interruptedByAbort(caToResult(puzzles[i], x), opts));
   }
   if (opts.method === 'ilca') {
     const params = ilcaParams(opts.options);
@@ -65,8 +65,8 @@ async function solve(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: SolveOption
       return { status: 'unsolved', reason: 'capped', generations: params.steps, extra: { ...extra, partial: solutionString(p, mine[0].values) }, ms };
     });
   }
-  const { results } = await solveFull(ctx, puzzles, { rules, timeoutMs: opts.timeoutMs, progress: opts.progress });
-  return results;
+  const { results } = await solveFull(ctx, puzzles, { rules, timeoutMs: opts.timeoutMs, signal: opts.signal, progress: opts.progress });
+  return results.map((r) => interruptedByAbort(r, opts));
 }
 
 function* gen(opts: GenerateOptions): Iterable<string> {
@@ -97,6 +97,7 @@ export const sudoku: PuzzleKind<SudokuPuzzle> = {
   name: 'sudoku',
   methods: ['full', 'ca', 'ilca'],
   defaultMethod: 'full',
+  interruptible: true,
   solveOptions: [
     { name: 'rules', value: 'R,...', help: 'the automaton\'s rules: naked, hidden, locked, all (default all)' },
     { name: 'box', value: 'WxH', help: 'box shape (default: as square as possible, wider than tall)' },

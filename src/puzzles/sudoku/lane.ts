@@ -41,6 +41,8 @@ export interface LaneOptions {
   scratchBytes?: number;
   /** checked between chunks: puzzles not started by then are left out (undefined) */
   deadline?: number;
+  /** an abort (Ctrl-C): no more chunks, as past the deadline */
+  signal?: AbortSignal;
   /** after each readback: puzzles it finished */
   onChunk?: (count: number) => void;
 }
@@ -154,7 +156,7 @@ async function solveGroup(ctx: GpuContext, kernel: Kernel, puzzles: SudokuPuzzle
     paramsBytes: 32,
     jobs: puzzles.length,
     chunk,
-    more: () => opts.deadline === undefined || performance.now() <= opts.deadline,
+    more: () => !opts.signal?.aborted && (opts.deadline === undefined || performance.now() <= opts.deadline),
     onDispatch: () => stats.dispatches++,
     onReadback: () => stats.readbacks++,
     // input: one header offset per puzzle, then per puzzle [shape, grid, regions, result] and its data

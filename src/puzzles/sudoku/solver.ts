@@ -69,6 +69,8 @@ export interface CaOptions {
   /** 'sync': the synchronous rule, one generation per dispatch; 'rounds': the in-place rule, to the fixpoint */
   mode?: 'sync' | 'rounds';
   timeoutMs?: number;
+  /** an abort (Ctrl-C): the grids still running end as at the deadline */
+  signal?: AbortSignal;
   maxGenerations?: number;
 }
 
@@ -110,6 +112,7 @@ export async function runCa(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: CaOp
         // the in-place rule finds each grid's fixpoint inside a dispatch: read back after every one
         readbackEvery: log || mode === 'rounds' ? 1 : undefined,
         timeoutMs: opts.timeoutMs,
+        signal: opts.signal,
         onChunk: (finished) => {
           const now = performance.now();
           for (const o of finished) {
@@ -158,6 +161,8 @@ export function caToResult(p: SudokuPuzzle, r: CaResult): SolveResult {
 export interface FullOptions {
   rules?: number;
   timeoutMs?: number;
+  /** an abort (Ctrl-C): what is running ends as at the deadline, and nothing new starts */
+  signal?: AbortSignal;
   /** grids in the batch at once (roots and copies); more wait on the host */
   maxActive?: number;
   /**
@@ -233,7 +238,7 @@ export async function solveFull(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: 
   const outcomes = await solveLanes(
     ctx,
     mine.map((i) => puzzles[i]),
-    { rules, deadline, nodeCap: opts.laneNodeCap, chunk: deadline !== undefined ? 1024 : undefined, onChunk: (n) => opts.progress?.((done += n), puzzles.length) },
+    { rules, deadline, signal: opts.signal, nodeCap: opts.laneNodeCap, chunk: deadline !== undefined ? 1024 : undefined, onChunk: (n) => opts.progress?.((done += n), puzzles.length) },
     laneStats,
   );
   const ms = performance.now() - t0;
@@ -242,7 +247,7 @@ export async function solveFull(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: 
     const o = outcomes[k];
     const p = puzzles[i];
     if (!o || o.status === 'depth' || o.status === 'capped') {
-      if (o || deadline === undefined) rest.push(i);
+      if (o || (deadline === undefined && !opts.signal?.aborted)) rest.push(i);
       else results[i] = { status: 'unsolved', reason: 'timeout', generations: 0, ms, extra: { branches: 0 } };
       return;
     }
@@ -329,7 +334,7 @@ export async function solveFullRounds(ctx: GpuContext, puzzles: SudokuPuzzle[], 
   const fill = () => {
     // past the deadline nothing new joins: the batch's run ends with the grids it has (it ran on for as long as
     // finished grids were replaced: an empty 25x25, handed back by the lanes, ran 55 s past a 5-s --timeout)
-    if (opts.timeoutMs !== undefined && performance.now() - t0 > opts.timeoutMs) return;
+    if ((opts.timeoutMs !== undefined && performance.now() - t0 > opts.timeoutMs) || opts.signal?.aborted) return;
     let active = owner.size;
     // copies of started puzzles first (they hold results back), at most perPuzzle grids each
     for (const job of open) {
@@ -430,8 +435,8 @@ export async function solveFullRounds(ctx: GpuContext, puzzles: SudokuPuzzle[], 
     fill();
     while (owner.size > 0) {
       // a dispatch runs every grid to its fixpoint (or MAX_ROUNDS rounds): read back after each one
-      await batch.run({ readbackEvery: 1, timeoutMs: opts.timeoutMs, onChunk });
-      if (opts.timeoutMs !== undefined && performance.now() - t0 > opts.timeoutMs) break;
+      await batch.run({ readbackEvery: 1, timeoutMs: opts.timeoutMs, signal: opts.signal, onChunk });
+      if ((opts.timeoutMs !== undefined && performance.now() - t0 > opts.timeoutMs) || opts.signal?.aborted) break;
       fill();
     }
     // whatever is left (timeout) is unsolved
