@@ -3,16 +3,16 @@
 import type { NumberRange } from '../cli/args.ts';
 import type { GpuContext } from '../gpu/context.ts';
 
-/** One puzzle read from an input, or the error that stopped it being read (CLI.md: status `error`). */
 /**
- * A result the deadline's way of stopping ended because of an abort (Ctrl-C: runs that honour SolveOptions.signal end
- * what is running as at the deadline) says so: `interrupted`, unless the deadline had passed by then.
+ * Runs that honour SolveOptions.signal end on an abort (Ctrl-C) as at the deadline, so their results say `timeout`:
+ * this names them `interrupted` instead, unless the deadline had passed by then.
  */
 export function interruptedByAbort(r: SolveResult, opts: SolveOptions): SolveResult {
   const timedOut = opts.timeoutMs !== undefined && r.ms >= opts.timeoutMs;
   return opts.signal?.aborted && r.status === 'unsolved' && r.reason === 'timeout' && !timedOut ? { ...r, reason: 'interrupted' } : r;
 }
 
+/** One puzzle read from an input, or the error that stopped it being read (CLI.md: status `error`). */
 export interface PuzzleRecord<P> {
   /** file name as given on the command line, or '-' for stdin */
   file: string;

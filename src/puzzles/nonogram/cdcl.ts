@@ -911,7 +911,7 @@ export const PORTFOLIO_TURN = 100;
  * Turns a portfolio's search runs before the next search joins it (as the kernel's CDCL_JOIN_AFTER): most puzzles
  * the threads get are answered by the first search in a few thousand conflicts, and four searches from the start
  * took them four times the work. TAAI, uniqueness, the whole set beside the GPU (EXPERIMENTS.md, "Searches that join
- * in turn"), answered by 82 s: all four from the start 906 / 915 / 921, joining after 10 turns 937 / 940, 20 929 /
+ * in turn"), answered by 82 s: all four from the start 906 / 915 / 921, joining after 10 rounds 937 / 940, 20 929 /
  * 943 / 948, 40 935-950, 80 941 / 952; all 1,000 by 237 s after 20, 265 s after 40, 281-322 s from the start.
  */
 export const PORTFOLIO_JOIN_AFTER = 20;
@@ -944,8 +944,12 @@ export class CdclPortfolio {
   private readonly members: { member: number; round: CdclRound; steps: Generator<void, CdclResult>; published: number; result?: CdclResult }[];
   private readonly joinAfter: number;
   private rounds = 0;
-  /** the searches joined so far (the first ones of `members`) */
-  joined = 1;
+  private joinedCount = 1;
+
+  /** the searches joined so far (the first ones of the searches) */
+  get joined(): number {
+    return this.joinedCount;
+  }
 
   constructor(p: Nonogram, opts: PortfolioOptions = {}) {
     this.joinAfter = opts.joinAfter ?? PORTFOLIO_JOIN_AFTER;
@@ -958,9 +962,9 @@ export class CdclPortfolio {
   /** One turn of each search joined and still running: the answer, or undefined while there is none. */
   step(): PortfolioResult | undefined {
     const all = this.members;
-    while (this.joined < all.length && (this.rounds >= this.joined * this.joinAfter || all.slice(0, this.joined).every((m) => m.result))) this.joined++;
+    while (this.joinedCount < all.length && (this.rounds >= this.joinedCount * this.joinAfter || all.slice(0, this.joinedCount).every((m) => m.result))) this.joinedCount++;
     this.rounds++;
-    const members = all.slice(0, this.joined);
+    const members = all.slice(0, this.joinedCount);
     for (const m of members) {
       if (m.result) continue;
       m.round.peers = members.filter((o) => o !== m && !o.result).map((o) => ({ member: o.member, out: o.round.out, visible: o.published }));
