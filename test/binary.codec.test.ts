@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { cellsToString, formatGameId, parseBinary, parseGameId, sizeProblem, UNKNOWN, validLineCount } from '../src/puzzles/binary/codec.ts';
-import { rng } from '../src/puzzles/binary/generate.ts';
+import { generateText, rng } from '../src/puzzles/binary/generate.ts';
 import { SGT_DIR, sgtFiles } from './binary.helpers.ts';
 
 
@@ -17,6 +17,21 @@ describe('binary codec', () => {
     expect(recs[1].puzzle!.height).toBe(4);
     expect(recs[1].puzzle!.distinct).toBe(true);
     expect(parseBinary('01\n10\n', 'x', { rules: 'unruly' })[0].puzzle!.distinct).toBe(false);
+  });
+
+  it('a `# rules:` line sets the rules of the grids after it (--rules wins; game ids keep their own); gen binary --rules unruly writes one, so its grids read back as unruly', () => {
+    const text = '0.\n..\n\n# rules: unruly\n.1\n..\n\n6x6:FCebccECEb\n\n#Rules:Takuzu\n1.\n..\n';
+    const flags = (options = {}) => parseBinary(text, 'r.txt', options).map((r) => [r.line, r.puzzle!.distinct]);
+    // the game id (no `u`: equal lines allowed) is its own
+    expect(flags()).toEqual([[1, true], [5, false], [8, false], [11, true]]);
+    expect(flags({ rules: 'takuzu' })).toEqual([[1, true], [5, true], [8, true], [11, true]]);
+    expect(flags({ rules: 'unruly' }).map(([, d]) => d)).toEqual([false, false, false, false]);
+    // a misspelt rule is an error at its word: it would solve the grids after it under the other rules
+    const bad = parseBinary('#  rules:  unrly\n01\n10\n', 'b.txt');
+    expect(bad.map((r) => r.error ?? r.puzzle!.distinct)).toEqual(["b.txt:1:12: unknown rules 'unrly' (takuzu, binairo, all or unruly)", true]);
+    const made = parseBinary(generateText({ width: 6, height: 6, seed: 1, count: 3, options: { rules: 'unruly' } }), 'gen.txt');
+    expect(made.map((r) => r.puzzle?.distinct)).toEqual([false, false, false]);
+    expect(parseBinary(generateText({ width: 6, height: 6, seed: 1, count: 2, options: {} }), 'gen.txt').map((r) => r.puzzle?.distinct)).toEqual([true, true]);
   });
 
   it('errors name line and column and say why', () => {

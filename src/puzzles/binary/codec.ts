@@ -1,7 +1,8 @@
 // Binary puzzles (Takuzu / Binairo / STPPC Unruly) in and out. Three forms, detected per line or forced with
 // --format:
 //   grid   rows of `0`, `1`, `.` (spaces between symbols allowed, as STPPC's text format prints them), puzzles
-//          separated by blank lines, `#` comment lines;
+//          separated by blank lines, `#` comment lines; a `# rules: unruly` (or takuzu) line sets the rules of the
+//          grids after it, as `gen binary --rules unruly` writes (the grid form has no other place for them);
 //   gameid STPPC Unruly game ids `WxH[u][dX]:DESC`, one per line (may be mixed into a grid file);
 //   tsv    the STPPC tables of ../shared/data/binary/sgt (header `game_id w h unique puzzle solution gen_seconds`).
 // Errors never throw: a record carries `file:line:col: message`.
@@ -222,14 +223,19 @@ export function parseBinary(input: Uint8Array | string, file: string, options: R
   return records;
 }
 
+/** A `# rules: R` line: the rules of the grids after it (undefined: not such a line). */
+const RULES_LINE = /^#\s*rules\s*:\s*(\S*)/i;
+
 function parseLines(lines: string[], file: string, gameIdsOnly: boolean, distinct: boolean | undefined): BinaryRecord[] {
   const records: BinaryRecord[] = [];
   let block: { text: string; line: number; cols: number[] }[] = [];
+  // the grids' rules as the file's `# rules:` lines say (--rules wins over them)
+  let fileDistinct = true;
   const flush = () => {
     if (block.length === 0) return;
     const first = block[0];
     try {
-      records.push({ file, line: first.line, form: 'grid', puzzle: gridFromRows(block, distinct ?? true) });
+      records.push({ file, line: first.line, form: 'grid', puzzle: gridFromRows(block, distinct ?? fileDistinct) });
     } catch (e) {
       if (!(e instanceof BinaryFormatError)) throw e;
       records.push({ file, line: first.line, form: 'grid', error: at(file, e) });
@@ -238,6 +244,15 @@ function parseLines(lines: string[], file: string, gameIdsOnly: boolean, distinc
   };
   lines.forEach((raw, i) => {
     const line = i + 1;
+    const rules = RULES_LINE.exec(raw);
+    if (rules) {
+      flush();
+      const name = rules[1].toLowerCase();
+      if (name === 'unruly' || name === 'takuzu' || name === 'binairo' || name === 'all') fileDistinct = name !== 'unruly';
+      // a misspelt rule would silently solve the grids after it under the other rules
+      else records.push({ file, line, form: 'grid', error: at(file, new BinaryFormatError(line, raw.indexOf(rules[1], raw.indexOf(':')) + 1, `unknown rules '${rules[1]}' (takuzu, binairo, all or unruly)`)) });
+      return;
+    }
     if (raw.startsWith('#')) return;
     const trimmed = raw.trim();
     if (trimmed === '') return flush();

@@ -226,6 +226,8 @@ export function* generatePieces(opts: GenerateTextOptions): Iterable<string> {
   const random = rng(opts.seed);
   for (let i = 0; i < opts.count; i++) {
     const g = generatePuzzle(width, height, level, distinct, random, undefined, clues, (share) => opts.progress?.(Math.round((i + share) * 100), opts.count * 100));
-    yield form === 'gameid' ? formatGameId(width, height, g.puzzle.cells, distinct) + '\n' : `${i ? '\n' : ''}# ${width}x${height} level ${level} seed ${opts.seed} #${i + 1}\n` + formatGrid(width, g.puzzle.cells);
+    // the grid form keeps the rules in a `# rules:` line (a game id has its `u`)
+    const header = `${i ? '\n' : ''}# ${width}x${height} level ${level} seed ${opts.seed} #${i + 1}\n${distinct ? '' : '# rules: unruly\n'}`;
+    yield form === 'gameid' ? formatGameId(width, height, g.puzzle.cells, distinct) + '\n' : header + formatGrid(width, g.puzzle.cells);
   }
 }
