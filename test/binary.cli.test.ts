@@ -128,4 +128,16 @@ describe('cellsolve binary', () => {
       expect(recs.map((x) => [x.status, x.reason]), what).toEqual([['solved', undefined], ['unsolved', 'interrupted']]);
     }
   }, 120_000);
+
+  it.skipIf(skipGpu)('gen binary --rules unruly -> solve -> solve again: the grids keep their rules through both (a `# rules: unruly` line)', () => {
+    const made = cli(['gen', 'binary', '--size', '6', '--rules', 'unruly', '--seed', '1', '--count', '3']);
+    expect(made.status, made.stderr).toBe(0);
+    expect(made.stdout.match(/^# rules: unruly$/gm)?.length).toBe(3);
+    const solved = cli(['solve', 'binary', '-'], made.stdout);
+    expect(solved.status, solved.stderr).toBe(0);
+    expect(solved.stdout.match(/^# rules: unruly$/gm)?.length).toBe(3);
+    const want = cli(['solve', 'binary', '--json', '--rules', 'unruly', '-'], made.stdout).stdout.trim().split('\n').map((l) => JSON.parse(l).solution);
+    const again = cli(['solve', 'binary', '--json', '-'], solved.stdout).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(again.map((r) => [r.status, r.solution])).toEqual(want.map((s) => ['solved', s]));
+  });
 });

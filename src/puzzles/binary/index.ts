@@ -61,8 +61,10 @@ function format(record: BinaryRecord, result: SolveResult): string {
     return note + grids.map((g) => formatGameId(p.width, p.height, g, p.distinct) + '\n').join('');
   }
   const partial = result.extra?.partial;
-  if (grids.length === 0) return note + formatGrid(p.width, typeof partial === 'string' ? (stringToCells(partial) as Uint8Array) : p.cells) + '\n';
-  return note + grids.map((g) => formatGrid(p.width, g)).join('\n') + '\n';
+  // the grid form keeps an unruly puzzle's rules in a `# rules:` line, so the output reads back as the same puzzle
+  const rules = p.distinct ? '' : '# rules: unruly\n';
+  if (grids.length === 0) return note + rules + formatGrid(p.width, typeof partial === 'string' ? (stringToCells(partial) as Uint8Array) : p.cells) + '\n';
+  return note + rules + grids.map((g) => formatGrid(p.width, g)).join('\n') + '\n';
 }
 
 export const binary: PuzzleKind<BinaryPuzzle> = {
