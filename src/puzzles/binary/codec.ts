@@ -196,13 +196,23 @@ export function formatGrid(width: number, cells: ArrayLike<number>): string {
 
 export type BinaryForm = 'grid' | 'gameid' | 'tsv';
 
+/** Rule 3 (distinct lines) under the rules named (takuzu, binairo, all: on; unruly: off); undefined: no such rules. */
+function distinctUnder(name: string): boolean | undefined {
+  if (name === 'unruly') return false;
+  if (name === 'takuzu' || name === 'binairo' || name === 'all') return true;
+  return undefined;
+}
+
 function rulesOption(options: Record<string, string | boolean>): boolean | undefined {
   const r = options.rules;
   if (r === undefined) return undefined;
-  if (r === 'unruly') return false;
-  if (r === 'takuzu' || r === 'binairo' || r === 'all') return true;
-  throw new BinaryOptionError(`--rules takes takuzu (all three rules) or unruly (equal lines allowed), got '${r}'`);
+  const distinct = distinctUnder(String(r));
+  if (distinct === undefined) throw new BinaryOptionError(`--rules takes takuzu (all three rules) or unruly (equal lines allowed), got '${r}'`);
+  return distinct;
 }
+
+/** The grid form's line that keeps a puzzle's rules: `# rules: unruly` before an unruly puzzle's grid, else none. */
+export const rulesLine = (distinct: boolean): string => (distinct ? '' : '# rules: unruly\n');
 
 /**
  * Reads every puzzle of one input. `--rules unruly` drops the distinct-lines rule for plain grids (game ids and
@@ -223,7 +233,7 @@ export function parseBinary(input: Uint8Array | string, file: string, options: R
   return records;
 }
 
-/** A `# rules: R` line: the rules of the grids after it (undefined: not such a line). */
+/** A `# rules: R` line, which sets the rules of the grids after it. */
 const RULES_LINE = /^#\s*rules\s*:\s*(\S*)/i;
 
 function parseLines(lines: string[], file: string, gameIdsOnly: boolean, distinct: boolean | undefined): BinaryRecord[] {
@@ -247,8 +257,8 @@ function parseLines(lines: string[], file: string, gameIdsOnly: boolean, distinc
     const rules = RULES_LINE.exec(raw);
     if (rules) {
       flush();
-      const name = rules[1].toLowerCase();
-      if (name === 'unruly' || name === 'takuzu' || name === 'binairo' || name === 'all') fileDistinct = name !== 'unruly';
+      const named = distinctUnder(rules[1].toLowerCase());
+      if (named !== undefined) fileDistinct = named;
       // a misspelt rule would silently solve the grids after it under the other rules
       else records.push({ file, line, form: 'grid', error: at(file, new BinaryFormatError(line, raw.indexOf(rules[1], raw.indexOf(':')) + 1, `unknown rules '${rules[1]}' (takuzu, binairo, all or unruly)`)) });
       return;

@@ -3,7 +3,7 @@
 // level's methods (level 4: Methods 1-4 and probing). The result is kept when it really needs the level: not
 // solvable with the level below. Every puzzle is therefore solved by deduction: its solution is unique.
 // Deterministic for a seed.
-import { BinaryOptionError, formatGameId, formatGrid, sizeProblem, UNKNOWN, type BinaryPuzzle } from './codec.ts';
+import { BinaryOptionError, formatGameId, formatGrid, rulesLine, sizeProblem, UNKNOWN, type BinaryPuzzle } from './codec.ts';
 import { LEVEL_METHODS } from './reference.ts';
 import { BinarySearch, gradeCpu } from './search.ts';
 import { attemptsFor } from '../random.ts';
@@ -227,7 +227,7 @@ export function* generatePieces(opts: GenerateTextOptions): Iterable<string> {
   for (let i = 0; i < opts.count; i++) {
     const g = generatePuzzle(width, height, level, distinct, random, undefined, clues, (share) => opts.progress?.(Math.round((i + share) * 100), opts.count * 100));
     // the grid form keeps the rules in a `# rules:` line (a game id has its `u`)
-    const header = `${i ? '\n' : ''}# ${width}x${height} level ${level} seed ${opts.seed} #${i + 1}\n${distinct ? '' : '# rules: unruly\n'}`;
+    const header = `${i ? '\n' : ''}# ${width}x${height} level ${level} seed ${opts.seed} #${i + 1}\n${rulesLine(distinct)}`;
     yield form === 'gameid' ? formatGameId(width, height, g.puzzle.cells, distinct) + '\n' : header + formatGrid(width, g.puzzle.cells);
   }
 }

@@ -5,7 +5,7 @@ import { UsageError } from '../../cli/args.ts';
 import { Batch } from '../../engine/batch.ts';
 import type { GpuContext } from '../../gpu/context.ts';
 import { interruptedByAbort, type PuzzleKind, type SolveOptions, type SolveResult } from '../types.ts';
-import { BinaryOptionError, formatGameId, formatGrid, parseBinary, stringToCells, type BinaryPuzzle, type BinaryRecord } from './codec.ts';
+import { BinaryOptionError, formatGameId, formatGrid, parseBinary, rulesLine, stringToCells, type BinaryPuzzle, type BinaryRecord } from './codec.ts';
 import { generatePieces } from './generate.ts';
 import { verifySolution } from './reference.ts';
 import { lanePipeline, solveFullLanes } from './lane.ts';
@@ -62,7 +62,7 @@ function format(record: BinaryRecord, result: SolveResult): string {
   }
   const partial = result.extra?.partial;
   // the grid form keeps an unruly puzzle's rules in a `# rules:` line, so the output reads back as the same puzzle
-  const rules = p.distinct ? '' : '# rules: unruly\n';
+  const rules = rulesLine(p.distinct);
   if (grids.length === 0) return note + rules + formatGrid(p.width, typeof partial === 'string' ? (stringToCells(partial) as Uint8Array) : p.cells) + '\n';
   return note + rules + grids.map((g) => formatGrid(p.width, g)).join('\n') + '\n';
 }
