@@ -40,6 +40,11 @@ export interface GridOutcome {
   dispatches: number;
 }
 
+/** Whether a run that began at `started` (performance.now()) is to stop: past its `timeoutMs`, or aborted. */
+export function runOver(started: number, opts: { timeoutMs?: number; signal?: AbortSignal }): boolean {
+  return (opts.timeoutMs !== undefined && performance.now() - started > opts.timeoutMs) || opts.signal?.aborted === true;
+}
+
 export interface RunOptions {
   /** default cap for grids that set none; default 1,000,000 */
   maxGenerations?: number;
@@ -413,7 +418,7 @@ export class Batch {
         } else {
           s.generations += gens;
           if (s.generations >= (s.cap ?? defaultCap)) s.outcome = this.outcomeOf(s, 'capped', flags, counter);
-          else if ((opts.timeoutMs !== undefined && performance.now() - started > opts.timeoutMs) || opts.signal?.aborted) {
+          else if (runOver(started, opts)) {
             s.outcome = this.outcomeOf(s, 'timeout', flags, counter);
           } else {
             s.outcome = null;

@@ -9,7 +9,7 @@
 //           (search.ts BinarySearch.solve). Stops at two solutions.
 import type { GpuContext } from '../../gpu/context.ts';
 import { GpuError } from '../../gpu/context.ts';
-import { Batch, type GridOutcome, type GridStatus } from '../../engine/batch.ts';
+import { Batch, runOver, type GridOutcome, type GridStatus } from '../../engine/batch.ts';
 import type { GridInput, Rule } from '../../engine/rule.ts';
 import { runAll } from '../../engine/run.ts';
 import type { SolveResult } from '../types.ts';
@@ -430,7 +430,7 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
         waiting.push({ input, roles: part.map((m) => m.role) });
       }
     }
-    const overTime = (opts.timeoutMs !== undefined && performance.now() - started > opts.timeoutMs) || opts.signal?.aborted === true;
+    const overTime = runOver(started, opts);
     while (waiting.length && batch.canAdd(waiting[0].input)) {
       const w = waiting.shift()!;
       const live = w.roles.filter((r) => !jobOf(r).result);

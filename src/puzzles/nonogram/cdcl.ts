@@ -398,12 +398,10 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
   const rowEmp = new Uint32Array(h);
   const colFil = new Uint32Array(w);
   const colEmp = new Uint32Array(w);
-  // each line's known cells in the order they were set (32 to a line; a stack, as the trail is): an explanation takes
-  // them latest first without a sort
+  // each line's known cells in the order they were set (32 to a line; a stack, as the trail is, as deep as the line's
+  // known bits): an explanation takes them latest first without a sort
   const rowStack = new Uint8Array(h * 32);
-  const rowTop = new Uint8Array(h);
   const colStack = new Uint8Array(w * 32);
-  const colTop = new Uint8Array(w);
 
   const assign = (c: number, v: number, why: number) => {
     value[c] = v;
@@ -415,6 +413,8 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
     const col = c - r * w;
     litStates[2 * c] = v === FILLED ? 1 : 2;
     litStates[2 * c + 1] = v === FILLED ? 2 : 1;
+    rowStack[r * 32 + popcount(rowFil[r] | rowEmp[r])] = col;
+    colStack[col * 32 + popcount(colFil[col] | colEmp[col])] = r;
     if (v === FILLED) {
       rowFil[r] |= 1 << col;
       colFil[col] |= 1 << r;
@@ -422,8 +422,6 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
       rowEmp[r] |= 1 << col;
       colEmp[col] |= 1 << r;
     }
-    rowStack[r * 32 + rowTop[r]++] = col;
-    colStack[col * 32 + colTop[col]++] = r;
     // the line whose settle decided the cell is at its fixpoint already
     const byLine = (why & LINE_REASON) !== 0 && why !== DECISION && why !== FACT;
     const byCol = byLine && (why & 0x40000000) !== 0;
@@ -475,7 +473,7 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
     const t = target < 0 ? -1 : isCol ? (target - l) / w : target - l * w;
     const stack = isCol ? colStack : rowStack;
     const base = l * 32;
-    let k = base + (isCol ? colTop : rowTop)[l];
+    let k = base + popcount(filled | (isCol ? colEmp[l] : rowEmp[l]));
     while (k > base && tpos[cellOf(isCol, l, stack[k - 1])] >= pos) k--;
     let fil = 0;
     let emp = 0;
@@ -631,8 +629,6 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
       rowEmp[r] &= ~(1 << col);
       colFil[col] &= ~(1 << r);
       colEmp[col] &= ~(1 << r);
-      rowTop[r]--;
-      colTop[col]--;
     }
     trailLen = stop;
     qhead = stop;

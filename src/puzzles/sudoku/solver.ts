@@ -2,7 +2,7 @@
 // (`--method full`): the automaton runs every puzzle to its fixpoint; a stalled puzzle splits into copies, one per
 // candidate of its cell with the fewest candidates, that join the same batch; copies that contradict retire; the
 // first solution is kept and the search goes on to a second one to decide uniqueness (`multiple`).
-import { Batch, type GridOutcome } from '../../engine/batch.ts';
+import { Batch, runOver, type GridOutcome } from '../../engine/batch.ts';
 import { FLAG_CONTRADICTION } from '../../engine/constants.ts';
 import type { Rule } from '../../engine/rule.ts';
 import type { GpuContext } from '../../gpu/context.ts';
@@ -334,7 +334,7 @@ export async function solveFullRounds(ctx: GpuContext, puzzles: SudokuPuzzle[], 
   const fill = () => {
     // past the deadline nothing new joins: the batch's run ends with the grids it has (it ran on for as long as
     // finished grids were replaced: an empty 25x25, handed back by the lanes, ran 55 s past a 5-s --timeout)
-    if ((opts.timeoutMs !== undefined && performance.now() - t0 > opts.timeoutMs) || opts.signal?.aborted) return;
+    if (runOver(t0, opts)) return;
     let active = owner.size;
     // copies of started puzzles first (they hold results back), at most perPuzzle grids each
     for (const job of open) {
@@ -436,7 +436,7 @@ export async function solveFullRounds(ctx: GpuContext, puzzles: SudokuPuzzle[], 
     while (owner.size > 0) {
       // a dispatch runs every grid to its fixpoint (or MAX_ROUNDS rounds): read back after each one
       await batch.run({ readbackEvery: 1, timeoutMs: opts.timeoutMs, signal: opts.signal, onChunk });
-      if ((opts.timeoutMs !== undefined && performance.now() - t0 > opts.timeoutMs) || opts.signal?.aborted) break;
+      if (runOver(t0, opts)) break;
       fill();
     }
     // whatever is left (timeout) is unsolved
