@@ -170,7 +170,7 @@ describe.skipIf(skipGpu)('nonogram CDCL kernel = CPU twin, step for step', () =>
   /** The kernel's run, and its rounds as packed replayed on the twin (a puzzle's searches share clauses by round). */
   async function runWithTwin(ctx: GpuContext, ps: Nonogram[], opts: CdclLaneOptions, stats?: LaneStats) {
     const searches = opts.searches ?? CDCL_SEARCHES;
-    const twin = new CdclRoundsTwin(ps, searches, { maxSolutions: opts.maxSolutions ?? 2, arenaWords: opts.arenaWords }, opts.budget ?? 200, opts.shareRing);
+    const twin = new CdclRoundsTwin(ps, searches, { maxSolutions: opts.maxSolutions ?? 2, arenaWords: opts.arenaWords, rephaseInterval: opts.rephaseInterval }, opts.budget ?? 200, opts.shareRing);
     const got = await solveNonogramCdcl(ctx, ps, { ...opts, onPack: (round, jobs) => twin.round(round, jobs) }, stats);
     return { got, twin, searches };
   }
@@ -232,7 +232,7 @@ describe.skipIf(skipGpu)('nonogram CDCL kernel = CPU twin, step for step', () =>
   it.runIf(existsSync(taai))('TAAI 2011 #451 and #133 with the four searches (CDCL_SEARCHES), each next joining after a round of 40 conflicts, sharing clauses: each answer is its search\'s twin in the same rounds; the other searches alone match their twins too', async () => {
     await withDevice(async (ctx) => {
       const all = parseNonograms(readFileSync(taai), taai).map((r) => r.puzzle!);
-      // first solutions, the four searches: #451 4,474 / 6,089 / 2,899 / 7,843 conflicts, #133 0 (after root probing) /
+      // first solutions, the four searches: #451 10,512 / 9,493 / 2,404 / 4,098 conflicts, #133 0 (after root probing) /
       // 143 / 128 / 74
       const ps = [all[450], all[132]];
       const stats = { dispatches: 0, readbacks: 0, joined: 0 };
@@ -243,10 +243,10 @@ describe.skipIf(skipGpu)('nonogram CDCL kernel = CPU twin, step for step', () =>
       // two join before the round that answers it is read, and leave at its readback)
       expect(stats.joined, 'searches joined').toBe(6);
       expectSteps(ps, run);
-      // #451: the first search answers after 417 conflicts with the clauses its peers shared (4,474 alone); the first,
+      // #451: the first search answers after 417 conflicts with the clauses its peers shared (10,512 alone); the first,
       // root probing, answers #133 without a conflict
       expect([got[0]!.search, got[0]!.conflicts]).toEqual([CDCL_SEARCHES[0], 417]);
-      expect(solveCdclCpu(all[450], { maxSolutions: 1, search: CDCL_SEARCHES[0] }).conflicts).toBe(4474);
+      expect(solveCdclCpu(all[450], { maxSolutions: 1, search: CDCL_SEARCHES[0] }).conflicts).toBe(10512);
       expect([got[1]!.search, got[1]!.level, got[1]!.conflicts]).toEqual([CDCL_SEARCHES[0], 'search', 0]);
       expect(got[1]!.probes).toBeGreaterThan(0);
       const firstConflicts = solveCdclCpu(all[132], { maxSolutions: 1 }).conflicts;
@@ -273,6 +273,23 @@ describe.skipIf(skipGpu)('nonogram CDCL kernel = CPU twin, step for step', () =>
         // #424 takes hundreds of conflicts: without target phases its search differs
         expect(got[16]!.conflicts).not.toBe(solveCdclCpu(all[423], { search: { ...search, targetPhases: false } }).conflicts);
       }
+    });
+  });
+
+  it.runIf(existsSync(taai))('TAAI 2011 #424 rephased from 15 conflicts on (every turn: target, first, target, inverse), suspended every 20 conflicts: the twin\'s steps; rephasing changes the search', async () => {
+    await withDevice(async (ctx) => {
+      const all = parseNonograms(readFileSync(taai), taai).map((r) => r.puzzle!);
+      const ps = [all[423]];
+      for (const search of [CDCL_SEARCHES[1], CDCL_SEARCHES[3]]) {
+        const run = await runWithTwin(ctx, ps, { budget: 20, maxSolutions: 2, searches: [search], rephaseInterval: 15 });
+        expectSteps(ps, run);
+        // rephases at 15, 45, 90, 150, ... conflicts: past 540, eight of them (the turns' cycle of four, twice)
+        for (const [i, o] of run.got.entries()) {
+          expect(o!.conflicts, `#${i}`).toBeGreaterThan(540);
+          expect(o!.conflicts, `#${i}`).not.toBe(solveCdclCpu(ps[i], { search, rephaseInterval: 1 << 20 }).conflicts);
+        }
+      }
+      await expect(solveNonogramCdcl(ctx, ps, { rephaseInterval: 0 })).rejects.toThrow(/rephase interval of 0/);
     });
   });
 

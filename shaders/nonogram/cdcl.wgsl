@@ -78,6 +78,9 @@ const H_SHARED: u32 = 19u;
 const H_PUBLISHED: u32 = 20u;
 const H_PUBLISHED_ROUND: u32 = 22u;
 const H_TAKEN: u32 = 24u;
+// rephases so far, and the conflicts at which the next is due
+const H_REPHASES: u32 = 28u;
+const H_NEXT_REPHASE: u32 = 29u;
 const MAX_PEERS: u32 = 4u;      // cdcl.ts CDCL_MAX_PEERS
 // cdcl.ts CDCL_SHARE_LENGTH, CDCL_SHARE_RING: learned clauses up to SHARE_LENGTH literals go to the ring, at most
 // SHARE_PER_ROUND a round, so the entries a peer reads (all but the newest SHARE_PER_ROUND of the ring) are never
@@ -93,6 +96,8 @@ const ROOT_PROBES_PER_CONFLICT: u32 = 16u;
 
 const KEEP_LENGTH: u32 = 12u;
 const RESTART_BASE: u32 = 100u;
+// cdcl.ts CDCL_REPHASE_INTERVAL (tests make it small)
+override REPHASE_INTERVAL: u32 = 1000u;
 // The job's variant is its search (cdcl.ts CDCL_SEARCHES): inc grows by inc >> (DECAY_SHIFT_BASE + the bits below
 // VARIANT_TARGET_PHASES) per conflict (the activity decay), with VARIANT_TARGET_PHASES decisions take the target
 // phases first, with VARIANT_ROOT_PROBING root probing comes first, and with VARIANT_FILLED_FIRST the saved phases
@@ -146,6 +151,8 @@ var<private> blockAt: u32;
 var<private> restartCount: u32;
 var<private> untilRestart: u32;
 var<private> targetLen: u32;
+var<private> rephases: u32;
+var<private> nextRephase: u32;
 var<private> sharedCount: u32;
 var<private> sharedThisRound: u32;
 // the job's peers in `input`: their count, then [slot, member] each
@@ -781,6 +788,26 @@ fn reset_phases() {
   for (var r = 0u; r < 32u; r++) { scratch[slotAt + S_PHASE + r] = phase; }
 }
 
+// At level 0 (cdcl.ts CDCL_REPHASE_INTERVAL): the saved phases by turns (the target's values, the variant's first
+// phases, the target's again, the first ones' inverse), and the target forgotten.
+fn rephase() {
+  rephases++;
+  nextRephase = conflicts + REPHASE_INTERVAL * (rephases + 1u);
+  let turn = (rephases - 1u) & 3u;
+  if (turn == 1u || turn == 3u) {
+    let filledFirst = (variant & VARIANT_FILLED_FIRST) != 0u;
+    let phase = select(0u, 0xffffffffu, filledFirst == (turn == 1u));
+    for (var r = 0u; r < 32u; r++) { scratch[slotAt + S_PHASE + r] = phase; }
+  } else {
+    for (var r = 0u; r < height; r++) {
+      let k = scratch[slotAt + S_TARGET_K + r];
+      scratch[slotAt + S_PHASE + r] = (scratch[slotAt + S_PHASE + r] & ~k) | (scratch[slotAt + S_TARGET_F + r] & k);
+    }
+  }
+  targetLen = 0u;
+  for (var r = 0u; r < 32u; r++) { scratch[slotAt + S_TARGET_K + r] = 0u; }
+}
+
 // At level 0 (a restart): the peers' clauses not taken yet, as they were at the end of the last round, each skipped
 // when true, asserted when one literal is left, else kept (its literals that are not false) in the arena while it
 // has room; entries a peer may be overwriting this round are skipped. False: a clause with every literal false.
@@ -878,6 +905,7 @@ fn search(entryConflicts: u32) -> u32 {
         restarts++;
         untilRestart = RESTART_BASE * luby(restartCount + 1u);
         cancel_until(0u);
+        if ((variant & VARIANT_TARGET_PHASES) != 0u && conflicts >= nextRephase) { rephase(); }
         if (!take_shared()) { return done_status(); }
         if ((full || top - ARENA > (3u * params.arenaWords) / 4u) && !clean_arena()) { return done_status(); }
       }
@@ -957,6 +985,8 @@ fn nono_cdcl() {
       probeAt = scratch[slotAt + H_PROBE_AT];
       probeChanged = scratch[slotAt + H_PROBE_CHANGED];
       targetLen = scratch[slotAt + H_TARGET];
+      rephases = scratch[slotAt + H_REPHASES];
+      nextRephase = scratch[slotAt + H_NEXT_REPHASE];
       sharedCount = scratch[slotAt + H_SHARED];
       qhead = trailLen;
       rowDirty = 0u;
@@ -981,6 +1011,8 @@ fn nono_cdcl() {
       restartCount = 0u;
       untilRestart = RESTART_BASE * luby(1u);
       targetLen = 0u;
+      rephases = 0u;
+      nextRephase = REPHASE_INTERVAL;
       sharedCount = 0u;
       for (var x = 0u; x < 2u; x++) { scratch[slotAt + H_PUBLISHED_ROUND + x] = NONE; }
       for (var x = 0u; x < MAX_PEERS; x++) { scratch[slotAt + H_TAKEN + x] = 0u; }
@@ -1035,6 +1067,8 @@ fn nono_cdcl() {
       scratch[slotAt + H_PROBE_AT] = probeAt;
       scratch[slotAt + H_PROBE_CHANGED] = probeChanged;
       scratch[slotAt + H_TARGET] = targetLen;
+      scratch[slotAt + H_REPHASES] = rephases;
+      scratch[slotAt + H_NEXT_REPHASE] = nextRephase;
       scratch[slotAt + H_SHARED] = sharedCount;
       for (var x = 0u; x < 128u; x++) { scratch[slotAt + S_CELLS + x] = cur[x]; }
     }

@@ -9,7 +9,7 @@ import type { GpuContext } from '../../gpu/context.ts';
 import type { Nonogram } from './codec.ts';
 import { gpuLimitError } from './pack.ts';
 import { BRANCH_SCORES, EARLY_BRANCH_SCORE, RESTART_AFTER, type BranchScore, type Level } from './reference.ts';
-import { CDCL_ARENA_WORDS, CDCL_SEARCHES, CDCL_SHARE_RING, type CdclResult, type CdclSearch, type ShareRing } from './cdcl.ts';
+import { CDCL_ARENA_WORDS, CDCL_REPHASE_INTERVAL, CDCL_SEARCHES, CDCL_SHARE_RING, type CdclResult, type CdclSearch, type ShareRing } from './cdcl.ts';
 import { runRounds, type RoundKernel, type RoundStats } from './rounds.ts';
 
 /** lane.wgsl keeps a line in one word: lines up to 31 cells */
@@ -184,6 +184,8 @@ export interface CdclLaneOptions extends Omit<LaneOptions, 'probeCap' | 'restart
   searches?: readonly CdclSearch[];
   /** the ring of clauses each search shares (default CDCL_SHARE_RING; tests make it small) */
   shareRing?: ShareRing;
+  /** conflicts before a search's first rephase (default CDCL_REPHASE_INTERVAL; tests make it small) */
+  rephaseInterval?: number;
   /** each round as packed (a test replays them on the twin: CdclRoundsTwin) */
   onPack?: RoundKernel<CdclOutcome>['onPack'];
 }
@@ -219,9 +221,10 @@ export function arenaFor(slots: number, limit: number): number {
   return words;
 }
 
-export function nonogramCdclPipeline(ctx: GpuContext, ring = CDCL_SHARE_RING): Promise<GPUComputePipeline> {
+export function nonogramCdclPipeline(ctx: GpuContext, ring = CDCL_SHARE_RING, rephaseInterval = CDCL_REPHASE_INTERVAL): Promise<GPUComputePipeline> {
   if (!(ring.perRound >= 1 && ring.perRound < ring.entries && ring.entries <= 256)) throw new Error(`nonogram.cdcl: a share ring of ${ring.entries} entries, ${ring.perRound} a round`);
-  return lanePipeline(ctx, ['nonogram/settle.wgsl', 'nonogram/job.wgsl', 'nonogram/cdcl.wgsl'], 'nono_cdcl', { SHARE_ENTRIES: ring.entries, SHARE_PER_ROUND: ring.perRound });
+  if (!(Number.isInteger(rephaseInterval) && rephaseInterval >= 1 && rephaseInterval <= 1 << 20)) throw new Error(`nonogram.cdcl: a rephase interval of ${rephaseInterval} (1 to ${1 << 20})`);
+  return lanePipeline(ctx, ['nonogram/settle.wgsl', 'nonogram/job.wgsl', 'nonogram/cdcl.wgsl'], 'nono_cdcl', { SHARE_ENTRIES: ring.entries, SHARE_PER_ROUND: ring.perRound, REPHASE_INTERVAL: rephaseInterval });
 }
 
 /** The conflict-driven search's round kernel (cdcl.wgsl, twin of solveCdclCpu in cdcl.ts); each job may take
@@ -236,7 +239,7 @@ export async function cdclKernel(ctx: GpuContext, puzzles: Nonogram[], opts: Cdc
   const kernel: RoundKernel<CdclOutcome> = {
     label: 'nonogram.cdcl',
     work: 'conflicts',
-    pipeline: await nonogramCdclPipeline(ctx, opts.shareRing),
+    pipeline: await nonogramCdclPipeline(ctx, opts.shareRing, opts.rephaseInterval),
     lanes,
     slots,
     slotWords,
