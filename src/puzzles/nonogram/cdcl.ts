@@ -50,8 +50,8 @@ const FIRST_ARENA_WORDS = 1 << 16;
 export const CDCL_KEEP_LENGTH = 12;
 const RESTART_BASE = 100;
 /**
- * Conflicts before a search's first rephase (CaDiCaL's schedule: the k-th gap is k times this). At a rephase (at
- * the restart that reaches it) the target is forgotten and the saved phases become, in turn, the target's values
+ * Conflicts before a search's first rephase (CaDiCaL's schedule: the k-th gap is k times this; searches with target
+ * phases only, as all of CDCL_SEARCHES are). At a rephase (at the restart that reaches it) the target is forgotten and the saved phases become, in turn, the target's values
  * (off it: as they were), the search's first phases, the target's again, and the inverse of the first: a target
  * is never replaced but by a longer trail, so without rephases a search keeps steering back to the largest picture
  * it has found, even when that picture is wrong. TAAI, the portfolio on one thread (EXPERIMENTS.md, "Rephasing"):
