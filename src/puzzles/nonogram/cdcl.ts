@@ -51,12 +51,12 @@ export const CDCL_KEEP_LENGTH = 12;
 const RESTART_BASE = 100;
 /**
  * Conflicts before a search's first rephase (CaDiCaL's schedule: the k-th gap is k times this; searches with target
- * phases only, as all of CDCL_SEARCHES are). At a rephase (at the restart that reaches it) the target is forgotten and the saved phases become, in turn, the target's values
- * (off it: as they were), the search's first phases, the target's again, and the inverse of the first: a target
- * is never replaced but by a longer trail, so without rephases a search keeps steering back to the largest picture
- * it has found, even when that picture is wrong. TAAI, the portfolio on one thread (EXPERIMENTS.md, "Rephasing"):
- * the 17 tail puzzles to a first solution in 110 s instead of 165, and 126 of the 138 puzzles a GPU-only run had
- * open at 82 s answered within 3 s each instead of 121.
+ * phases only, as all of CDCL_SEARCHES are). At a rephase (at the restart that reaches it) the target is forgotten
+ * and the saved phases become, in turn, the target's values (off it: as they were), the search's first phases, the
+ * target's again, and the inverse of the first: a target is never replaced but by a longer trail, so without
+ * rephases a search keeps steering back to the largest picture it has found, even when that picture is wrong. TAAI,
+ * the portfolio on one thread (EXPERIMENTS.md, "Rephasing"): the 17 tail puzzles to a first solution in 110 s
+ * instead of 165, and 126 of the 138 puzzles a GPU-only run had open at 82 s answered within 3 s each instead of 121.
  */
 export const CDCL_REPHASE_INTERVAL = 1000;
 /** One conflict-driven search: its activity decay, as the shift of the bump's growth per conflict (`inc += inc >>>
