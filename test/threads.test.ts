@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { startThread } from '../src/gpu/threads.ts';
 import { parseNonograms } from '../src/puzzles/nonogram/codec.ts';
 import { CdclThreads } from '../src/puzzles/nonogram/cdcl-threads.ts';
+import { CDCL_SEARCHES } from '../src/puzzles/nonogram/cdcl.ts';
 import type { CdclOutcome } from '../src/puzzles/nonogram/lane.ts';
 import { solveCpu, verify } from '../src/puzzles/nonogram/reference.ts';
 import { randomPicture } from './nonogram.helpers.ts';
@@ -62,5 +63,37 @@ describe('CDCL on CPU threads', () => {
       for (const s of o.solutions) expect(verify(p, s), `#${i}`).toBe(true);
       if (want.status === 'solved') expect(o.solutions).toEqual([want.solution]);
     });
+  });
+
+  it.runIf(existsSync(taaiFile))('a thread with nothing to run takes a second copy of the puzzle that has had most time (its searches in another order): the first answer counts once; a drop ends both copies', async () => {
+    const taai = parseNonograms(readFileSync(taaiFile), taaiFile.pathname).map((r) => r.puzzle!);
+    // TAAI #477 (0-based) takes a thread ~0.6 s, #509 tens of seconds
+    const puzzles = [taai[477], taai[509], randomPicture(12, 10, 300, 55)];
+    const got = new Map<number, CdclOutcome[]>();
+    const answered = (i: number) => new Promise<CdclOutcome>((done) => threads.start(i, (o) => (got.set(i, [...(got.get(i) ?? []), o]), done(o))));
+    const threads = new CdclThreads(puzzles, 2, 2, Infinity);
+    try {
+      const first = answered(0);
+      // the second thread had nothing: it copied the one puzzle
+      expect(threads.copies).toBe(1);
+      const o = await first;
+      expect(o.status).toBe('multiple');
+      for (const s of o.solutions) expect(verify(puzzles[0], s)).toBe(true);
+      expect(CDCL_SEARCHES).toContainEqual(o.search);
+      // the hard one, copied by the thread that is free again; dropped, both copies end and the threads take the next
+      void answered(1);
+      expect(threads.copies).toBe(2);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(threads.inHand).toBe(2);
+      threads.drop(1);
+      expect(threads.inHand).toBe(0);
+      const easy = await answered(2);
+      expect(easy.status).toBe(solveCpu(puzzles[2]).status);
+      await new Promise((r) => setTimeout(r, 300));
+      expect([...got.entries()].map(([i, os]) => [i, os.length])).toEqual([[0, 1], [2, 1]]);
+      expect(threads.inHand).toBe(0);
+    } finally {
+      threads.close();
+    }
   });
 });

@@ -37,8 +37,16 @@ export function defaultCdclThreads(): number {
   return os.availableParallelism();
 }
 
-/** A puzzle not running: new (no thread yet), or paused on `thread` with its searches kept there. */
-type Waiting = { index: number; spentMs: number; order: number; thread?: Thread };
+/**
+ * The searches of a puzzle's second copy, on a thread that has nothing else to do (the end of a run: a puzzle's
+ * searches stay on the thread that started them, so the last few kept one thread busy and left the other idle): the
+ * same four in another order, so the copy is not the first one again but more of the portfolio.
+ */
+export const CDCL_COPY_ROTATION = 2;
+
+/** A puzzle not running: new (no thread yet), or paused on `thread` with its searches kept there; `copy`: a second
+ * copy (CDCL_COPY_ROTATION) */
+type Waiting = { index: number; spentMs: number; order: number; thread?: Thread; copy?: boolean };
 type Thread = { worker: HostThread; held: Map<number, Waiting>; broken: boolean };
 
 export class CdclThreads implements RaceHelper<CdclOutcome> {
@@ -47,6 +55,8 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
   /** puzzles not running: new ones, and those a pass paused */
   private readonly waiting: Waiting[] = [];
   private arrivals = 0;
+  /** second copies started on idle threads (CDCL_COPY_ROTATION) */
+  copies = 0;
   /** the deadline as the threads read it: ms since the epoch (threads have their own performance.now()) */
   private readonly threadDeadline: number;
 
@@ -77,12 +87,24 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
 
   drop(index: number): void {
     this.done.delete(index);
-    const at = this.waiting.findIndex((w) => w.index === index);
-    // a paused puzzle waits with its thread; a running one is held by it
-    const thread = at >= 0 ? this.waiting.splice(at, 1)[0].thread : this.pool.find((t) => t.held.delete(index));
-    if (!thread) return;
-    thread.worker.postMessage(['drop', index] satisfies CdclThreadMessage);
+    this.forget(index);
     this.pump();
+  }
+
+  /** Ends a puzzle's searches wherever they are: paused (waiting with their thread), running (held), both copies. */
+  private forget(index: number): void {
+    for (let at = this.waiting.length - 1; at >= 0; at--) {
+      const w = this.waiting[at];
+      if (w.index !== index) continue;
+      this.waiting.splice(at, 1);
+      w.thread?.worker.postMessage(['drop', index] satisfies CdclThreadMessage);
+    }
+    for (const t of this.pool) if (t.held.delete(index)) t.worker.postMessage(['drop', index] satisfies CdclThreadMessage);
+  }
+
+  /** Searches held: puzzles running or paused on a thread, or waiting for one, each copy counted. */
+  get inHand(): number {
+    return this.waiting.length + this.pool.reduce((n, t) => n + t.held.size, 0);
   }
 
   /** Ends the threads (their puzzles' searches with them). */
@@ -103,7 +125,7 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
           if (!b || w.spentMs < b.spentMs || (w.spentMs === b.spentMs && w.order < b.order)) best = { at, thread };
         });
       }
-      if (!best) return;
+      if (!best) break;
       const { thread } = best;
       const job = this.waiting.splice(best.at, 1)[0];
       thread.held.set(job.index, job);
@@ -111,7 +133,34 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
         thread.worker.postMessage(['resume', job.index, CDCL_PASS_MS] satisfies CdclThreadMessage);
         continue;
       }
-      thread.worker.postMessage(['start', { id: job.index, puzzle: this.puzzles[job.index], maxSolutions: this.maxSolutions, deadline: this.threadDeadline, budgetMs: CDCL_PASS_MS }] satisfies CdclThreadMessage);
+      this.post(thread, job);
+    }
+    this.copyOnIdle();
+  }
+
+  private post(thread: Thread, job: Waiting): void {
+    const rotation = job.copy ? CDCL_COPY_ROTATION : 0;
+    thread.worker.postMessage(['start', { id: job.index, puzzle: this.puzzles[job.index], maxSolutions: this.maxSolutions, deadline: this.threadDeadline, budgetMs: CDCL_PASS_MS, rotation }] satisfies CdclThreadMessage);
+  }
+
+  /**
+   * A thread with nothing to run (nothing new waits, none of its own is paused) takes a second copy of the puzzle
+   * that has had most time elsewhere and has none yet; the first answer of either counts.
+   */
+  private copyOnIdle(): void {
+    if (this.waiting.some((w) => !w.thread)) return;
+    // a thread not started yet is idle too
+    if (this.pool.length < this.threads && this.done.size > 0) this.spawn();
+    for (const thread of this.pool) {
+      if (thread.broken || thread.held.size > 0 || this.waiting.some((w) => w.thread === thread)) continue;
+      const copied = new Set([...this.waiting.filter((w) => w.copy).map((w) => w.index), ...this.pool.flatMap((t) => [...t.held.values()].filter((w) => w.copy).map((w) => w.index))]);
+      const candidates = [...this.waiting, ...this.pool.flatMap((t) => [...t.held.values()])].filter((w) => !copied.has(w.index) && this.done.has(w.index));
+      if (candidates.length === 0) return;
+      const most = candidates.reduce((a, b) => (b.spentMs > a.spentMs ? b : a));
+      const job: Waiting = { index: most.index, spentMs: most.spentMs, order: this.arrivals++, copy: true };
+      thread.held.set(job.index, job);
+      this.copies++;
+      this.post(thread, job);
     }
   }
 
@@ -128,8 +177,11 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
         this.waiting.push({ ...job, spentMs: job.spentMs + m.spentMs, thread });
       } else {
         this.done.delete(m.id);
+        // its other copy, if any, ends
+        this.forget(m.id);
         const { member, ...result } = m.result;
-        done({ ...result, search: CDCL_SEARCHES[member], ms: performance.now() - this.t0, cpuThread: true });
+        const rotation = job.copy ? CDCL_COPY_ROTATION : 0;
+        done({ ...result, search: CDCL_SEARCHES[(member + rotation) % CDCL_SEARCHES.length], ms: performance.now() - this.t0, cpuThread: true });
       }
       this.pump();
     });
@@ -138,8 +190,11 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
       thread.broken = true;
       const paused = this.waiting.filter((w) => w.thread === thread);
       for (const w of paused) this.waiting.splice(this.waiting.indexOf(w), 1);
-      for (const index of [...thread.held.keys(), ...paused.map((w) => w.index)]) this.done.get(index)?.({ ...emptyCdclResult(), search: CDCL_SEARCHES[0], ms: performance.now() - this.t0 });
+      const lost = [...thread.held.keys(), ...paused.map((w) => w.index)];
       thread.held.clear();
+      // (a puzzle with a copy on another thread goes on there)
+      const elsewhere = (index: number) => this.waiting.some((w) => w.index === index) || this.pool.some((t) => t.held.has(index));
+      for (const index of lost) if (!elsewhere(index)) this.done.get(index)?.({ ...emptyCdclResult(), search: CDCL_SEARCHES[0], ms: performance.now() - this.t0 });
     });
     this.pool.push(thread);
   }

@@ -5,14 +5,14 @@
 // SLICE_MS the thread returns to its event loop, where new puzzles, resumes and drops arrive as messages. 'ready'
 // out once loaded.
 import type { Nonogram } from './codec.ts';
-import { CdclPortfolio, type PortfolioResult } from './cdcl.ts';
+import { CDCL_SEARCHES, CdclPortfolio, type PortfolioResult } from './cdcl.ts';
 import { workerPort } from '../../gpu/threads.ts';
 
 const port = workerPort();
 
 /** in: start a puzzle (`deadline` in ms since the epoch: threads have their own now()), resume one a budget paused
  * with a new budget, or drop one */
-export type CdclThreadMessage = ['start', { id: number; puzzle: Nonogram; maxSolutions: number; deadline: number; budgetMs: number }] | ['resume', number, number] | ['drop', number];
+export type CdclThreadMessage = ['start', { id: number; puzzle: Nonogram; maxSolutions: number; deadline: number; budgetMs: number; rotation: number }] | ['resume', number, number] | ['drop', number];
 /** out, for each pass of a puzzle unless it was dropped: its result (suspended when `budget`: the pass's budget ran
  * out and it waits for a resume), and the thread's ms the pass took */
 export type CdclThreadReply = { id: number; result: PortfolioResult; spentMs: number; budget: boolean };
@@ -69,8 +69,11 @@ port.on('message', (m: CdclThreadMessage) => {
     paused.delete(m[1]);
     run(m[1], { ...job, budgetMs: m[2], spentMs: 0 });
   } else {
-    const { id, puzzle, maxSolutions, deadline, budgetMs } = m[1];
-    run(id, { portfolio: new CdclPortfolio(puzzle, { maxSolutions }), deadline, budgetMs, spentMs: 0 });
+    const { id, puzzle, maxSolutions, deadline, budgetMs, rotation } = m[1];
+    // a second copy's searches in another order (cdcl-threads.ts CDCL_COPY_ROTATION); its result's member is an index
+    // in that order
+    const searches = [...CDCL_SEARCHES.slice(rotation), ...CDCL_SEARCHES.slice(0, rotation)];
+    run(id, { portfolio: new CdclPortfolio(puzzle, { maxSolutions, searches }), deadline, budgetMs, spentMs: 0 });
   }
 });
 port.postMessage('ready');
