@@ -55,8 +55,7 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
   /** puzzles not running: new ones, and those a pass paused */
   private readonly waiting: Waiting[] = [];
   private arrivals = 0;
-  /** second copies started on idle threads (CDCL_COPY_ROTATION) */
-  copies = 0;
+  private copiesStarted = 0;
   /** the deadline as the threads read it: ms since the epoch (threads have their own performance.now()) */
   private readonly threadDeadline: number;
 
@@ -100,6 +99,11 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
       w.thread?.worker.postMessage(['drop', index] satisfies CdclThreadMessage);
     }
     for (const t of this.pool) if (t.held.delete(index)) t.worker.postMessage(['drop', index] satisfies CdclThreadMessage);
+  }
+
+  /** Second copies started on idle threads so far (CDCL_COPY_ROTATION). */
+  get copies(): number {
+    return this.copiesStarted;
   }
 
   /** Searches held: puzzles running or paused on a thread, or waiting for one, each copy counted. */
@@ -159,7 +163,7 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
       const most = candidates.reduce((a, b) => (b.spentMs > a.spentMs ? b : a));
       const job: Waiting = { index: most.index, spentMs: most.spentMs, order: this.arrivals++, copy: true };
       thread.held.set(job.index, job);
-      this.copies++;
+      this.copiesStarted++;
       this.post(thread, job);
     }
   }
