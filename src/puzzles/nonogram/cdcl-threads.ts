@@ -44,9 +44,9 @@ export function defaultCdclThreads(): number {
  */
 export const CDCL_COPY_ROTATION = 2;
 
-/** A puzzle not running: new (no thread yet), or paused on `thread` with its searches kept there; `copy`: a second
- * copy (CDCL_COPY_ROTATION) */
-type Waiting = { index: number; spentMs: number; order: number; thread?: Thread; copy?: boolean };
+/** A puzzle not running: new (no thread yet), or paused on `thread` with its searches kept there; `rotation`: how
+ * far its searches are rotated (CDCL_COPY_ROTATION for a second copy, else 0) */
+type Waiting = { index: number; spentMs: number; order: number; thread?: Thread; rotation: number };
 type Thread = { worker: HostThread; held: Map<number, Waiting>; broken: boolean };
 
 export class CdclThreads implements RaceHelper<CdclOutcome> {
@@ -80,7 +80,7 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
 
   start(index: number, done: (outcome: CdclOutcome) => void): void {
     this.done.set(index, done);
-    this.waiting.push({ index, spentMs: 0, order: this.arrivals++ });
+    this.waiting.push({ index, spentMs: 0, order: this.arrivals++, rotation: 0 });
     this.pump();
   }
 
@@ -143,8 +143,7 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
   }
 
   private post(thread: Thread, job: Waiting): void {
-    const rotation = job.copy ? CDCL_COPY_ROTATION : 0;
-    thread.worker.postMessage(['start', { id: job.index, puzzle: this.puzzles[job.index], maxSolutions: this.maxSolutions, deadline: this.threadDeadline, budgetMs: CDCL_PASS_MS, rotation }] satisfies CdclThreadMessage);
+    thread.worker.postMessage(['start', { id: job.index, puzzle: this.puzzles[job.index], maxSolutions: this.maxSolutions, deadline: this.threadDeadline, budgetMs: CDCL_PASS_MS, rotation: job.rotation }] satisfies CdclThreadMessage);
   }
 
   /**
@@ -157,11 +156,12 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
     if (this.pool.length < this.threads && this.done.size > 0) this.spawn();
     for (const thread of this.pool) {
       if (thread.broken || thread.held.size > 0 || this.waiting.some((w) => w.thread === thread)) continue;
-      const copied = new Set([...this.waiting.filter((w) => w.copy).map((w) => w.index), ...this.pool.flatMap((t) => [...t.held.values()].filter((w) => w.copy).map((w) => w.index))]);
-      const candidates = [...this.waiting, ...this.pool.flatMap((t) => [...t.held.values()])].filter((w) => !copied.has(w.index) && this.done.has(w.index));
+      const all = [...this.waiting, ...this.pool.flatMap((t) => [...t.held.values()])];
+      const copied = new Set(all.filter((w) => w.rotation).map((w) => w.index));
+      const candidates = all.filter((w) => !copied.has(w.index) && this.done.has(w.index));
       if (candidates.length === 0) return;
       const most = candidates.reduce((a, b) => (b.spentMs > a.spentMs ? b : a));
-      const job: Waiting = { index: most.index, spentMs: most.spentMs, order: this.arrivals++, copy: true };
+      const job: Waiting = { index: most.index, spentMs: most.spentMs, order: this.arrivals++, rotation: CDCL_COPY_ROTATION };
       thread.held.set(job.index, job);
       this.copiesStarted++;
       this.post(thread, job);
@@ -184,8 +184,7 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
         // its other copy, if any, ends
         this.forget(m.id);
         const { member, ...result } = m.result;
-        const rotation = job.copy ? CDCL_COPY_ROTATION : 0;
-        done({ ...result, search: CDCL_SEARCHES[(member + rotation) % CDCL_SEARCHES.length], ms: performance.now() - this.t0, cpuThread: true });
+        done({ ...result, search: CDCL_SEARCHES[(member + job.rotation) % CDCL_SEARCHES.length], ms: performance.now() - this.t0, cpuThread: true });
       }
       this.pump();
     });
