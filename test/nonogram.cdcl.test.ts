@@ -424,6 +424,46 @@ describe.skipIf(skipGpu)('nonogram searches: cdcl and race answer as the probing
     });
   });
 
+  it('a race with helpedShare paces probing by waits between its rounds once the helper holds every puzzle probing still has, and only then', async () => {
+    await withDevice(async (ctx) => {
+      const hard = Array.from({ length: 6 }, (_, i) => randomPicture(31, 31, 2000 + i, 50));
+      // the mean ms between probing's rounds while the helper held every open puzzle, and while it did not
+      const gaps = async (helpedShare: number | undefined, room: number) => {
+        const held = new Set<number>();
+        const answered = new Set<number>();
+        const helper: RaceHelper<CdclOutcome> = {
+          get room() {
+            return room - held.size;
+          },
+          // it never answers: it holds its puzzles until probing answers them or the run ends
+          start: (index) => void held.add(index),
+          drop: (index) => void held.delete(index),
+        };
+        const probing = await probingKernel(ctx, hard, { budget: 20 });
+        const spans = { all: [] as number[], some: [] as number[] };
+        let last: { at: number; all: boolean } | undefined;
+        const params = probing.params;
+        probing.params = (count, round) => {
+          const at = performance.now();
+          const all = hard.every((_, i) => held.has(i) || answered.has(i));
+          // the gap before a round counts for the state the round before was packed in (its pause came after it)
+          if (last && held.size > 0) spans[last.all ? 'all' : 'some'].push(at - last.at);
+          last = { at, all };
+          return params(count, round);
+        };
+        await raceRounds(ctx, hard, probing, undefined, { joinAfter: 1, helper, helperJoinAfter: 2, helpedShare, onFirst: (i) => answered.add(i), deadline: performance.now() + 2500 }, { dispatches: 0, readbacks: 0 });
+        const mean = (xs: number[]) => (xs.length ? xs.reduce((x, y) => x + y) / xs.length : NaN);
+        return { all: mean(spans.all), some: mean(spans.some) };
+      };
+      const unpaced = await gaps(undefined, Infinity);
+      const paced = await gaps(0.05, Infinity);
+      // room for one puzzle: the others are not held, so no pause while any of them is open
+      const partly = await gaps(0.05, 1);
+      expect(paced.all, `paced ${paced.all} ms a round, unpaced ${unpaced.all} ms`).toBeGreaterThan(5 * unpaced.all);
+      expect(partly.some, `with one of six held ${partly.some} ms a round, paced ${paced.all} ms`).toBeLessThan(paced.all / 5);
+    });
+  });
+
   it('a race whose second kernel is made on demand makes it only when a puzzle is half way to joinAfter rounds', async () => {
     await withDevice(async (ctx) => {
       const easy = edgeCases().filter((p) => p.width * p.height <= 100);

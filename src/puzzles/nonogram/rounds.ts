@@ -488,6 +488,12 @@ export interface RaceOptions<A, B> extends RoundOptions {
    * rounds (default joinAfter), the longest-running first, as it has room; its outcomes count as the second's */
   helper?: RaceHelper<B>;
   helperJoinAfter?: number;
+  /**
+   * The first kernel's share of the machine once the helper holds every puzzle it still searches (a CPU adapter's
+   * rounds run on the cores the helper's threads need): it then keeps one round in flight and after each waits
+   * (1 - share) / share of that round's time before it packs the next. Unset: no pause.
+   */
+  helpedShare?: number;
 }
 
 /** A solver that races the kernels from outside the GPU (cdcl-threads.ts: CDCL on CPU threads). */
@@ -573,10 +579,25 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
   let firstDone = false;
   const share = opts.secondShare;
   const paced = () => share !== undefined && !firstDone;
-  const pause = () => {
-    if (!paced() || !secondRound.took) return undefined;
-    const ms = secondRound.readAt + (secondRound.took * (1 - share!)) / share! - performance.now();
+  // the nap after a round of `took` ms read at `readAt` that leaves its kernel `share` of the time
+  const napAfter = (round: { took: number; readAt: number }, share: number) => {
+    const ms = round.readAt + (round.took * (1 - share)) / share - performance.now();
     return ms >= 1 ? nap(ms) : undefined;
+  };
+  const pause = () => (paced() && secondRound.took ? napAfter(secondRound, share!) : undefined);
+  // the first kernel's last round, from its packing to its readback, while the helper holds all its puzzles
+  const firstRound = { took: 0, readAt: 0, packedAt: 0 };
+  const helpedShare = opts.helpedShare;
+  const allHelped = () => helpedShare !== undefined && helping.size > 0 && a.jobs().every((job) => helping.has(job.index) || answered.has(job.index));
+  const pauseFirst = () => {
+    const pause = allHelped() && firstRound.took ? napAfter(firstRound, helpedShare!) : undefined;
+    if (!pause) {
+      firstRound.packedAt = performance.now();
+      return undefined;
+    }
+    return pause.then(() => {
+      firstRound.packedAt = performance.now();
+    });
   };
   try {
     const loopA = (async () => {
@@ -589,8 +610,12 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
           more: () => !a.late(opts) && (a.busy > 0 || next < puzzles.length),
           onFinished: (finished) => {
             lastRead = performance.now();
+            firstRound.took = lastRead - firstRound.packedAt;
+            firstRound.readAt = lastRead;
             finish(finished, a, 'a', opts.onFirst);
           },
+          inFlight: () => (allHelped() ? 1 : 2),
+          beforeSubmit: pauseFirst,
         });
       } finally {
         firstDone = true;

@@ -138,6 +138,14 @@ const CDCL_JOINS = { race: { joinAfter: 80, share: 0.25 }, auto: { joinAfter: 10
  * (EXPERIMENTS.md, "A faster search, and when to join with it").
  */
 export const CDCL_THREADS_JOIN_AFTER = 25;
+/**
+ * On a CPU adapter, probing's share of the cores once the CDCL threads hold every puzzle it still searches (raceRounds
+ * `helpedShare`): SwiftShader's rounds run on the cores the threads need, and from then on (~30 s into TAAI, when
+ * every open puzzle has had its 25 rounds) the threads answer more per core-second. TAAI, uniqueness, two cores,
+ * whole runs: all 1,000 by 189-191 s instead of 225-236, the same 934-945 by 82 s (a share of 0.1: 182-184 s, but
+ * ~40 fewer answers by 40 s; EXPERIMENTS.md, "Probing paced once the threads hold its puzzles").
+ */
+export const HELPED_PROBING_SHARE = 0.5;
 
 export interface NonogramSolveOptions {
   method?: 'line' | 'full';
@@ -266,6 +274,7 @@ export async function solveNonograms(ctx: GpuContext, puzzles: Nonogram[], opts:
         secondShare: share,
         helper,
         helperJoinAfter: opts.lateJoinAfter ?? CDCL_THREADS_JOIN_AFTER,
+        helpedShare: ctx.adapter.fallback ? HELPED_PROBING_SHARE : undefined,
         onFirst: probingOpts.onOutcome,
         onSecond: (k, c) => opts.onResult?.(onLanes[k], cdclResult(c, maxSolutions)),
       }, laneStats);
