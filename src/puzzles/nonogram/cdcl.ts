@@ -236,6 +236,38 @@ function settleByAutomaton(a: LineAutomaton, len: number, fil: number, emp: numb
   return true;
 }
 
+/**
+ * Entries per line of a search's settle cache, as bits (64): a search comes back to the same line states after every
+ * backjump and restart (~65% of its settles repeat one it has made), and a remembered settle is a lookup instead of
+ * the automaton's two passes. The search's steps stay the same (a settle is a function of the line's known cells):
+ * 8 TAAI puzzles (0-based #384 #395 #427 #449 #451 #461 #476 #501, uniqueness, one thread) 4.6 -> 4.2 s, four tail
+ * puzzles 22.3 -> 20.3 s; 256 entries 4.1-4.2 s, 1,024 4.1 s. 64 keep a paused puzzle's four searches at ~50 KB each.
+ */
+const SETTLE_CACHE_BITS = 6;
+/** words per settle cache entry: the line's filled and empty bits, then the settle's (filled NONE: a contradiction) */
+const SETTLE_ENTRY = 4;
+
+/**
+ * settleByAutomaton through `cache` (lines' entries one after another): the entry of line `line`'s known cells, made
+ * first if it holds another state. Same results, into settledFil and settledEmp.
+ */
+function settleThroughCache(cache: Uint32Array, line: number, a: LineAutomaton, len: number, fil: number, emp: number): boolean {
+  const hash = (Math.imul(fil, 0x9e3779b1) ^ Math.imul(emp ^ 0x5bd1e995, 0x85ebca6b)) >>> (32 - SETTLE_CACHE_BITS);
+  const at = ((line << SETTLE_CACHE_BITS) + hash) * SETTLE_ENTRY;
+  if (cache[at] !== fil || cache[at + 1] !== emp) {
+    const ok = settleByAutomaton(a, len, fil, emp);
+    cache[at] = fil;
+    cache[at + 1] = emp;
+    cache[at + 2] = ok ? settledFil : NONE;
+    cache[at + 3] = settledEmp;
+    return ok;
+  }
+  if (cache[at + 2] === NONE) return false;
+  settledFil = cache[at + 2];
+  settledEmp = cache[at + 3];
+  return true;
+}
+
 // explainLine's layers: paths[j], the states reachable from the start through cells 0..j-1 (through the other value
 // at the explained cell, once past it); ends[j], the states from which the accepting state is reachable through cells
 // j..len-1 (through the other value at the explained cell, while before it)
@@ -451,13 +483,16 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
   let failLine = 0;
   let failPos = 0;
   /** Settles line l; false: a contradiction (the line noted in fail*). */
+  // settleThroughCache's entries, rows' lines first; a line's bits are never all ones (31 cells at most), so NONE
+  // marks an empty entry
+  const settleCache = new Uint32Array(((w + h) << SETTLE_CACHE_BITS) * SETTLE_ENTRY).fill(NONE);
   const settleLine = (isCol: boolean, l: number): boolean => {
     const len = isCol ? h : w;
     const fil = isCol ? colFil[l] : rowFil[l];
     const emp = isCol ? colEmp[l] : rowEmp[l];
     res.settles++;
     const pos = trailLen;
-    if (!settleByAutomaton(isCol ? colAutomata[l] : rowAutomata[l], len, fil, emp)) {
+    if (!settleThroughCache(settleCache, isCol ? h + l : l, isCol ? colAutomata[l] : rowAutomata[l], len, fil, emp)) {
       failIsCol = isCol;
       failLine = l;
       failPos = pos;
