@@ -114,6 +114,9 @@ export interface CdclOptions {
   search?: CdclSearch;
   /** conflicts before the first rephase (default CDCL_REPHASE_INTERVAL; tests make it small) */
   rephaseInterval?: number;
+  /** the puzzle's remembered settles (settleCacheFor; default a new one): a settle is a function of its line's known
+   * cells, so a puzzle's searches can share one */
+  settleCache?: Uint32Array;
 }
 
 export interface CdclResult {
@@ -241,11 +244,16 @@ function settleByAutomaton(a: LineAutomaton, len: number, fil: number, emp: numb
  * backjump and restart (~65% of its settles repeat one it has made), and a remembered settle is a lookup instead of
  * the automaton's two passes. The search's steps stay the same (a settle is a function of the line's known cells):
  * 8 TAAI puzzles (0-based #384 #395 #427 #449 #451 #461 #476 #501, uniqueness, one thread) 4.6 -> 4.2 s, four tail
- * puzzles 22.3 -> 20.3 s; 256 entries 4.1-4.2 s, 1,024 4.1 s. 64 keep a paused puzzle's four searches at ~50 KB each.
+ * puzzles 22.3 -> 20.3 s; 256 entries 4.1-4.2 s, 1,024 4.1 s. A puzzle's searches share one (CdclPortfolio): ~50 KB
+ * for a 25x25 while it waits paused on a thread (one per search, the peak RSS of a whole TAAI run rose ~100 MB).
  */
 const SETTLE_CACHE_BITS = 6;
 /** words per settle cache entry: the line's filled and empty bits, then the settle's (filled NONE: a contradiction) */
 const SETTLE_ENTRY = 4;
+
+/** An empty settle cache for puzzle p's lines (rows first); a line's bits are never all ones (31 cells at most), so
+ * NONE marks an empty entry. */
+export const settleCacheFor = (p: Nonogram): Uint32Array => new Uint32Array(((p.width + p.height) << SETTLE_CACHE_BITS) * SETTLE_ENTRY).fill(NONE);
 
 /**
  * settleByAutomaton through `cache` (lines' entries one after another): the entry of line `line`'s known cells, made
@@ -483,9 +491,7 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
   let failLine = 0;
   let failPos = 0;
   /** Settles line l; false: a contradiction (the line noted in fail*). */
-  // settleThroughCache's entries, rows' lines first; a line's bits are never all ones (31 cells at most), so NONE
-  // marks an empty entry
-  const settleCache = new Uint32Array(((w + h) << SETTLE_CACHE_BITS) * SETTLE_ENTRY).fill(NONE);
+  const settleCache = opts.settleCache ?? settleCacheFor(p);
   const settleLine = (isCol: boolean, l: number): boolean => {
     const len = isCol ? h : w;
     const fil = isCol ? colFil[l] : rowFil[l];
@@ -1010,9 +1016,11 @@ export class CdclPortfolio {
 
   constructor(p: Nonogram, opts: PortfolioOptions = {}) {
     this.joinAfter = opts.joinAfter ?? PORTFOLIO_JOIN_AFTER;
+    // one for the four searches: a paused puzzle holds one cache, not four
+    const settleCache = opts.settleCache ?? settleCacheFor(p);
     this.members = (opts.searches ?? CDCL_SEARCHES).map((search, member) => {
       const round: CdclRound = { budget: opts.turn ?? PORTFOLIO_TURN, out: [], peers: [] };
-      return { member, round, steps: cdclSteps(p, { ...opts, search }, round), published: 0 };
+      return { member, round, steps: cdclSteps(p, { ...opts, search, settleCache }, round), published: 0 };
     });
   }
 
