@@ -240,11 +240,11 @@ function settleByAutomaton(a: LineAutomaton, len: number, fil: number, emp: numb
 }
 
 /**
- * Entries per line of a search's settle cache, as bits (64): a search comes back to the same line states after every
- * backjump and restart (~65% of its settles repeat one it has made), and a remembered settle is a lookup instead of
- * the automaton's two passes. The search's steps stay the same (a settle is a function of the line's known cells):
+ * A settle cache's entries per line, as bits (64): a search comes back to the same line states after every backjump
+ * and restart (~65% of its settles repeat one it has made), and a remembered settle is a lookup instead of the
+ * automaton's two passes. The search's steps stay the same (a settle is a function of the line's known cells):
  * 8 TAAI puzzles (0-based #384 #395 #427 #449 #451 #461 #476 #501, uniqueness, one thread) 4.6 -> 4.2 s, four tail
- * puzzles 22.3 -> 20.3 s; 256 entries 4.1-4.2 s, 1,024 4.1 s. A puzzle's searches share one (CdclPortfolio): ~50 KB
+ * puzzles 22.3 -> 20.1 s; 256 entries 4.1-4.2 s, 1,024 4.1 s. A puzzle's searches share one (CdclPortfolio): ~50 KB
  * for a 25x25 while it waits paused on a thread (one per search, the peak RSS of a whole TAAI run rose ~100 MB).
  */
 const SETTLE_CACHE_BITS = 6;
@@ -490,8 +490,8 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
   let failIsCol = false;
   let failLine = 0;
   let failPos = 0;
-  /** Settles line l; false: a contradiction (the line noted in fail*). */
   const settleCache = opts.settleCache ?? settleCacheFor(p);
+  /** Settles line l; false: a contradiction (the line noted in fail*). */
   const settleLine = (isCol: boolean, l: number): boolean => {
     const len = isCol ? h : w;
     const fil = isCol ? colFil[l] : rowFil[l];

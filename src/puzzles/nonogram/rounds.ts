@@ -585,7 +585,8 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
     return ms >= 1 ? nap(ms) : undefined;
   };
   const pause = () => (paced() && secondRound.took ? napAfter(secondRound, share!) : undefined);
-  // the first kernel's last round, from its packing to its readback, while the helper holds all its puzzles
+  // the first kernel's last round, from its packing to its readback (with two in flight, from the later one's: the
+  // first pause after the helper takes the last puzzle may go by a short measure, once)
   const firstRound = { took: 0, readAt: 0, packedAt: 0 };
   const helpedShare = opts.helpedShare;
   const allHelped = () => helpedShare !== undefined && helping.size > 0 && a.jobs().every((job) => helping.has(job.index) || answered.has(job.index));
