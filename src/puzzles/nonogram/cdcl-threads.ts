@@ -6,7 +6,7 @@
 import { nodeBuiltin } from '../node-builtin.ts';
 import { startModuleThread, type HostThread } from '../../gpu/threads.ts';
 import type { Nonogram } from './codec.ts';
-import { CDCL_SEARCHES, emptyCdclResult } from './cdcl.ts';
+import { CDCL_SEARCHES, emptyCdclResult, rotatedSearches } from './cdcl.ts';
 import type { CdclThreadMessage, CdclThreadReply } from './cdcl-worker.ts';
 import type { CdclOutcome } from './lane.ts';
 import type { RaceHelper } from './rounds.ts';
@@ -184,7 +184,7 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
         // its other copy, if any, ends
         this.forget(m.id);
         const { member, ...result } = m.result;
-        done({ ...result, search: CDCL_SEARCHES[(member + job.rotation) % CDCL_SEARCHES.length], ms: performance.now() - this.t0, cpuThread: true });
+        done({ ...result, search: rotatedSearches(job.rotation)[member], ms: performance.now() - this.t0, cpuThread: true });
       }
       this.pump();
     });

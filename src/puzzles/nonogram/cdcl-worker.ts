@@ -5,7 +5,7 @@
 // SLICE_MS the thread returns to its event loop, where new puzzles, resumes and drops arrive as messages. 'ready'
 // out once loaded.
 import type { Nonogram } from './codec.ts';
-import { CDCL_SEARCHES, CdclPortfolio, type PortfolioResult } from './cdcl.ts';
+import { CdclPortfolio, rotatedSearches, type PortfolioResult } from './cdcl.ts';
 import { workerPort } from '../../gpu/threads.ts';
 
 const port = workerPort();
@@ -70,10 +70,8 @@ port.on('message', (m: CdclThreadMessage) => {
     run(m[1], { ...job, budgetMs: m[2], spentMs: 0 });
   } else {
     const { id, puzzle, maxSolutions, deadline, budgetMs, rotation } = m[1];
-    // a second copy's searches in another order (cdcl-threads.ts CDCL_COPY_ROTATION); its result's member is an index
-    // in that order
-    const searches = [...CDCL_SEARCHES.slice(rotation), ...CDCL_SEARCHES.slice(0, rotation)];
-    run(id, { portfolio: new CdclPortfolio(puzzle, { maxSolutions, searches }), deadline, budgetMs, spentMs: 0 });
+    // a second copy's searches in another order (cdcl-threads.ts CDCL_COPY_ROTATION)
+    run(id, { portfolio: new CdclPortfolio(puzzle, { maxSolutions, searches: rotatedSearches(rotation) }), deadline, budgetMs, spentMs: 0 });
   }
 });
 port.postMessage('ready');

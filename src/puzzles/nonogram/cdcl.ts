@@ -95,6 +95,10 @@ export const CDCL_SEARCHES: readonly CdclSearch[] = [
   { decayShift: 5, filledFirst: true, rootProbing: false, targetPhases: true },
 ];
 
+/** CDCL_SEARCHES in the order a puzzle's copy runs them, the first `rotation` moved to the end (cdcl-threads.ts
+ * CDCL_COPY_ROTATION); a portfolio result's member is an index in this order */
+export const rotatedSearches = (rotation: number): readonly CdclSearch[] => [...CDCL_SEARCHES.slice(rotation), ...CDCL_SEARCHES.slice(0, rotation)];
+
 export const NONE = 0xffffffff;
 const DECISION = 0xffffffff;
 const FACT = 0xfffffffe;

@@ -591,12 +591,12 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
   const helpedShare = opts.helpedShare;
   const allHelped = () => helpedShare !== undefined && helping.size > 0 && a.jobs().every((job) => helping.has(job.index) || answered.has(job.index));
   const pauseFirst = () => {
-    const pause = allHelped() && firstRound.took ? napAfter(firstRound, helpedShare!) : undefined;
-    if (!pause) {
+    const wait = allHelped() && firstRound.took ? napAfter(firstRound, helpedShare!) : undefined;
+    if (!wait) {
       firstRound.packedAt = performance.now();
       return undefined;
     }
-    return pause.then(() => {
+    return wait.then(() => {
       firstRound.packedAt = performance.now();
     });
   };
