@@ -106,11 +106,13 @@ export async function bench(ctx: GpuContext | null, args: BenchArgs): Promise<vo
     rows.push(['pan-zoom4', await panFor(page, seconds, true), { pixelsPerCell: 4 }]);
     await settleFrames(page);
     await screenshot(page, `${shotName}-zoom4`);
-    // while the automaton runs (fitted again): drawing shares SwiftShader's CPU with the compute chunks (the run
-    // holds its next chunk while the view moves, so this is mostly the chunk in flight when panning starts)
+    // while the automaton runs (fitted again): drawing shares SwiftShader's CPU with the compute chunks (while the
+    // view moves, the run waits as long as its last chunk took before the next). Panning starts once the first
+    // chunk is back, so the case times a run, not the compiling of its pipeline.
     await page.evaluate(() => window.cellsolveViewer!.fit());
     await page.select('#speed', '16');
     await page.click('#play');
+    await page.waitForFunction(() => (window.cellsolveViewer!.snapshot()?.generation ?? 0) > 0, { timeout: 60_000 });
     const running = await panFor(page, seconds, true);
     const status = await page.$eval('#status', (e) => e.textContent);
     rows.push(['pan-while-running', running, { status }]);

@@ -360,6 +360,34 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
     });
   }
 
+  it('the automaton keeps running while the view pans every frame (it stood still: each chunk was held until the view rested)', async () => {
+    const { page } = v;
+    await page.evaluate(() => window.cellsolveViewer!.loadSample('life-gosper-gun.rle'));
+    await waitForStatus(page, ['ready']);
+    await page.select('#speed', '1');
+    await page.click('#play');
+    await page.waitForFunction(() => (window.cellsolveViewer!.snapshot()?.generation ?? 0) > 0, { timeout: 30_000 });
+    const { generations, frames } = await page.evaluate(async () => {
+      const viewer = window.cellsolveViewer!;
+      const g0 = viewer.snapshot()!.generation;
+      const f0 = viewer.frames;
+      const t0 = performance.now();
+      for (let i = 0; performance.now() - t0 < 2000; i++) {
+        await new Promise((r) => requestAnimationFrame(r));
+        viewer.view.pan(i % 60 < 30 ? 2 : -2, 0);
+        viewer.moved();
+      }
+      return { generations: viewer.snapshot()!.generation - g0, frames: viewer.frames - f0 };
+    });
+    // one generation per chunk, a frame at least between chunks: a few per second at the very least on SwiftShader
+    expect(generations, `${generations} generations in ${frames} frames`).toBeGreaterThanOrEqual(3);
+    expect(generations).toBeLessThanOrEqual(frames + 1);
+    await page.click('#play'); // pause
+    await waitForStatus(page, ['paused']);
+    await page.select('#speed', '16');
+    expect(v.errors).toEqual([]);
+  });
+
   it('pans with a mouse drag and zooms with the wheel about the pointer', async () => {
     const { page } = v;
     await page.evaluate(() => window.cellsolveViewer!.loadSample('maze-101.png'));

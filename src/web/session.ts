@@ -51,8 +51,9 @@ export class Session {
   /** only the plot's points changed */
   onPlot: () => void = () => {};
   /**
-   * True while the user moves the view: the run holds its next chunk until the view rests. On a GPU both fit in a
-   * frame; on a software rasteriser compute and drawing share the same cores, and panning must stay smooth.
+   * True while the user moves the view: the run then gives drawing at least as long as its last chunk took before
+   * it encodes the next. On a GPU both fit in a frame; on a software rasteriser compute and drawing share the same
+   * cores, and panning must stay smooth without the automaton standing still.
    */
   interacting: () => boolean = () => false;
 
@@ -171,7 +172,9 @@ export class Session {
     this.status = runningStatus;
     this.rate = { generations: 0, since: performance.now(), perSec: this.rate.perSec };
     let before = batch.stats.generations;
+    let chunkStart = performance.now();
     const onChunk = async (finished: GridOutcome[]) => {
+      const chunkMs = performance.now() - chunkStart;
       const ran = batch.stats.generations - before;
       before = batch.stats.generations;
       const mine = finished.find((o) => o.id === this.id);
@@ -185,9 +188,15 @@ export class Session {
       }
       this.onUpdate();
       if (single || this.stopRequested) throw new StopRun();
+      const chunkEnd = performance.now();
       if (framePaced) await nextFrame();
-      while (this.interacting() && !this.stopRequested) await nextFrame();
+      // while the view moves, compute takes at most half the time (a frame at least between chunks)
+      if (this.interacting() && !this.stopRequested) {
+        do await nextFrame();
+        while (this.interacting() && !this.stopRequested && performance.now() - chunkEnd < chunkMs);
+      }
       if (this.stopRequested) throw new StopRun();
+      chunkStart = performance.now();
     };
     this.loop = (async () => {
       try {
