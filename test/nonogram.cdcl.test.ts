@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseNonograms, pictureToPuzzle, type Nonogram } from '../src/puzzles/nonogram/codec.ts';
-import { CDCL_SEARCHES, CdclPortfolio, CdclRoundsTwin, emptyCdclResult, explainLine, lineAutomaton, lubyTerm, solveCdclCpu, solveCdclPortfolio } from '../src/puzzles/nonogram/cdcl.ts';
+import { CDCL_SEARCHES, CDCL_THREAD_CLEANUP, CdclPortfolio, CdclRoundsTwin, emptyCdclResult, explainLine, lineAutomaton, lubyTerm, solveCdclCpu, solveCdclPortfolio } from '../src/puzzles/nonogram/cdcl.ts';
 import { cdclKernel, LANE_MAX_LINE, probingKernel, solveNonogramCdcl, type CdclLaneOptions, type CdclOutcome, type LaneStats } from '../src/puzzles/nonogram/lane.ts';
 import type { GpuContext } from '../src/gpu/context.ts';
 import { ANSWERS, raceRounds, type RaceHelper } from '../src/puzzles/nonogram/rounds.ts';
@@ -121,6 +121,35 @@ describe('nonogram CDCL (CPU twin) answers as the probing solver does', () => {
     const got = solveCdclCpu(p, { conflictCap: 3 });
     expect(got.status).toBe('capped');
     expect(got.conflicts).toBe(3);
+  });
+
+  it('clean-ups on a schedule keeping low-LBD clauses (the threads\' setting, and one every few conflicts): the probing solver\'s statuses, verified solutions; the schedule changes the search', () => {
+    // most random pictures take a few conflicts; this 30x30 takes ~6,000 (restarts, so clean-ups, every 100 or more)
+    const puzzles = [...edgeCases(), ...Array.from({ length: 12 }, (_, k) => randomPicture(12 + (k % 7), 13 + (k % 5), 900 + k, 50)), randomPicture(30, 30, 8, 50)];
+    let changed = 0;
+    let searched = 0;
+    for (const p of puzzles) {
+      const plain = solveCdclCpu(p);
+      // (the probing solver takes minutes on the 30x30: there the plain search's answer is the reference)
+      const want = p.width < 30 ? solveCpu(p) : { status: plain.status, solution: plain.solutions[0] };
+      for (const cleanup of [CDCL_THREAD_CLEANUP, { every: 3, growth: 1, keepLbd: 2 }]) {
+        const got = solveCdclCpu(p, { cleanup });
+        const where = `${p.width}x${p.height} ${p.rows.join('/')} ${JSON.stringify(cleanup)}`;
+        expect(got.status, where).toBe(want.status);
+        if (want.status === 'solved') expect(got.solutions, where).toEqual([want.solution]);
+        if (want.status === 'multiple') {
+          expect(got.solutions.length, where).toBe(2);
+          expect(got.solutions[0], where).not.toBe(got.solutions[1]);
+          for (const s of got.solutions) expect(verify(p, s), where).toBe(true);
+        }
+        if (cleanup.every === 3 && plain.conflicts > 1000) {
+          searched++;
+          if (got.conflicts !== plain.conflicts || got.decisions !== plain.decisions) changed++;
+        }
+      }
+    }
+    expect(searched, 'puzzles that reach a few clean-ups').toBeGreaterThan(0);
+    expect(changed, 'searches the clean-ups changed').toBeGreaterThan(0);
   });
 
   it('the portfolio (four searches in turns, sharing clauses): the probing solver\'s statuses, verified solutions; a stop between turns says suspended', () => {

@@ -27,7 +27,7 @@
 //   one portfolio rather than four separate tries (TAAI #509: 111,351 conflicts for the best search alone; 21,291 for
 //   one of four sharing, on the kernel).
 // - Learned clauses live in a bounded arena per puzzle: when it is three quarters full the next restart keeps only
-//   the short ones.
+//   the short ones (the CPU threads' searches also clean up on a schedule, keeping low-LBD clauses: cleanup).
 // - Uniqueness: a first solution becomes a clause (not all of its decisions again), the search goes on to a second
 //   solution or to a contradiction at level 0 (unique).
 import { popcount } from '../../engine/bits.ts';
@@ -121,7 +121,28 @@ export interface CdclOptions {
   /** the puzzle's remembered settles (settleCacheFor; default a new one): a settle is a function of its line's known
    * cells, so a puzzle's searches can share one */
   settleCache?: Uint32Array;
+  /** clean-ups on a schedule that also keep low-LBD clauses (default none: the kernel's twin cleans only a full
+   * arena); the CPU threads' searches take CDCL_THREAD_CLEANUP */
+  cleanup?: LbdCleanup;
 }
+
+/** A clean-up after `every` conflicts, then `every + growth * k` after the k-th, keeping clauses of LBD `keepLbd` or
+ * less beside the short ones. */
+export interface LbdCleanup {
+  every: number;
+  growth: number;
+  keepLbd: number;
+}
+
+/**
+ * The CPU threads' clean-ups (cdcl-worker.ts): the watch chains stay shorter than a full arena's ~16,000 clauses. The
+ * 24 hardest TAAI puzzles (the 17 of the tail and 7 more past 3 s), uniqueness, one thread each alone: 95.9 s
+ * against 146.8 s. A search is chaotic in such settings (keeping LBD 6 or 12 instead of 10: 104 and 133 s on the 17
+ * against 66 s; EXPERIMENTS.md, "Clean-ups by LBD, on a schedule").
+ */
+export const CDCL_THREAD_CLEANUP: LbdCleanup = { every: 8000, growth: 2000, keepLbd: 10 };
+/** a learned clause's first word: its length, and its LBD from bit 16 (CdclOptions.cleanup; else 0) */
+const LENGTH_MASK = 0xffff;
 
 export interface CdclResult {
   status: CdclStatus;
@@ -401,6 +422,8 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
   const conflictCap = opts.conflictCap ?? Infinity;
   const arenaWords = opts.arenaWords ?? CDCL_ARENA_WORDS;
   const { decayShift, filledFirst, rootProbing, targetPhases } = opts.search ?? CDCL_SEARCHES[0];
+  const cleanup = opts.cleanup;
+  const keepLbd = cleanup ? cleanup.keepLbd : -1;
 
   const value = new Uint8Array(n);
   const level = new Uint32Array(n);
@@ -564,7 +587,7 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
             cl = next;
             continue;
           }
-          const len = mem[cl];
+          const len = mem[cl] & LENGTH_MASK;
           let moved = false;
           for (let j = 2; j < len; j++) {
             const q = mem[cl + 3 + j];
@@ -623,8 +646,23 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
     for (let j = 0; j < explLen; j++) takeLit(expl[j]);
   };
   // a clause's literals but the one of cell `skip` (-1: all)
+  // the learned clause's decision levels, counted before the backjump
+  const levelSeen = new Uint32Array(n + 1);
+  let levelStamp = 0;
+  const lbdOfLearnt = (): number => {
+    levelStamp++;
+    let lbd = 0;
+    for (let j = 0; j < learntLen; j++) {
+      const lv = level[learnt[j] >> 1];
+      if (levelSeen[lv] !== levelStamp) {
+        levelSeen[lv] = levelStamp;
+        lbd++;
+      }
+    }
+    return lbd;
+  };
   const takeClause = (at: number, skip: number) => {
-    const len = mem[at];
+    const len = mem[at] & LENGTH_MASK;
     for (let j = 0; j < len; j++) {
       const q = mem[at + 3 + j];
       if (q >> 1 !== skip) takeLit(q);
@@ -725,7 +763,8 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
     mem.fill(NONE, 0, 2 * n);
     let write = ARENA;
     const relink = (at: number): boolean => {
-      const len = mem[at];
+      const head = mem[at];
+      const len = head & LENGTH_MASK;
       // true clauses stay out of the chains' way too: they can never propagate again at level 0
       let free = 0;
       for (let j = 0; j < len; j++) {
@@ -744,14 +783,15 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
         return true;
       }
       putClause(at, mem.subarray(at + 3, at + 3 + len), len);
+      mem[at] = head;
       return true;
     };
     if (blockAt !== NONE && !relink(blockAt)) return false;
     for (let at = ARENA; at < top; ) {
-      const len = mem[at];
+      const len = mem[at] & LENGTH_MASK;
       const next = at + 3 + len;
-      // short clauses, while they fill at most half the arena (so a clean-up always frees room)
-      if (len <= CDCL_KEEP_LENGTH && write + 3 + len <= ARENA + (arenaWords >>> 1)) {
+      // short clauses (or of low LBD), while they fill at most half the arena (so a clean-up always frees room)
+      if ((len <= CDCL_KEEP_LENGTH || mem[at] >>> 16 <= keepLbd) && write + 3 + len <= ARENA + (arenaWords >>> 1)) {
         if (write !== at) mem.copyWithin(write, at, next);
         if (!relink(write)) return false;
         write += 3 + len;
@@ -884,6 +924,8 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
     entryConflicts -= Math.floor((res.probes - entryProbes) / ROOT_PROBES_PER_CONFLICT);
   }
   let restarts = 0;
+  let nextCleanup = cleanup?.every ?? Infinity;
+  let cleanups = 0;
   let untilRestart = RESTART_BASE * luby(1);
   const rephaseInterval = opts.rephaseInterval ?? CDCL_REPHASE_INTERVAL;
   let rephases = 0;
@@ -921,7 +963,9 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
         top += 3 + learntLen;
         res.learned++;
       }
+      const lbd = cleanup && learntLen > 1 ? lbdOfLearnt() : 0;
       assertLearnt(bt, at);
+      if (lbd) mem[at] |= Math.min(lbd, 0xffff) << 16;
       inc += inc >>> decayShift;
       if (inc > 0x100000) rescale();
       if (res.conflicts >= conflictCap) return finish('capped');
@@ -936,7 +980,9 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
         cancelUntil(0);
         if (targetPhases && res.conflicts >= nextRephase) rephase();
         if (round && !takeShared(round)) return finish(doneStatus());
-        if ((full || top - ARENA > (3 * arenaWords) / 4) && !cleanArena()) return finish(doneStatus());
+        const due = cleanup !== undefined && res.conflicts >= nextCleanup;
+        if (due) nextCleanup = res.conflicts + cleanup!.every + cleanup!.growth * ++cleanups;
+        if ((full || due || top - ARENA > (3 * arenaWords) / 4) && !cleanArena()) return finish(doneStatus());
       }
       continue;
     }
