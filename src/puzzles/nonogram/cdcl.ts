@@ -136,9 +136,10 @@ export interface LbdCleanup {
 
 /**
  * The CPU threads' clean-ups (cdcl-worker.ts): the watch chains stay shorter than a full arena's ~16,000 clauses. The
- * 24 hardest TAAI puzzles (the 17 of the tail and 7 more past 3 s), uniqueness, one thread each alone: 95.9 s
- * against 146.8 s. A search is chaotic in such settings (keeping LBD 6 or 12 instead of 10: 104 and 133 s on the 17
- * against 66 s; EXPERIMENTS.md, "Clean-ups by LBD, on a schedule").
+ * 24 hardest TAAI puzzles (the 17 of the tail and 7 more past 3 s), uniqueness, one thread each alone, as given and
+ * transposed and mirrored both ways (other search paths, the same hardness): 422.5 s against 531.8 s in all (as
+ * given 95.9 against 146.8); keeping LBD 6 429.9 s, 14 491.5 s, glucose's halving lost (EXPERIMENTS.md, "Clean-ups
+ * by LBD, on a schedule"). The whole set: all 1,000 by 134-139 s instead of 174-180 s.
  */
 export const CDCL_THREAD_CLEANUP: LbdCleanup = { every: 8000, growth: 2000, keepLbd: 10 };
 /** a learned clause's first word: its length, and its LBD from bit 16 (CdclOptions.cleanup; else 0) */
