@@ -646,7 +646,6 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
   const takeExplanation = () => {
     for (let j = 0; j < explLen; j++) takeLit(expl[j]);
   };
-  // a clause's literals but the one of cell `skip` (-1: all)
   // the learned clause's decision levels, counted before the backjump
   const levelSeen = new Uint32Array(n + 1);
   let levelStamp = 0;
@@ -662,6 +661,7 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
     }
     return lbd;
   };
+  // a clause's literals but the one of cell `skip` (-1: all)
   const takeClause = (at: number, skip: number) => {
     const len = mem[at] & LENGTH_MASK;
     for (let j = 0; j < len; j++) {
@@ -966,7 +966,8 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
       }
       const lbd = cleanup && learntLen > 1 ? lbdOfLearnt() : 0;
       assertLearnt(bt, at);
-      if (lbd) mem[at] |= Math.min(lbd, 0xffff) << 16;
+      // (at most n levels: it fits above the length)
+      if (lbd) mem[at] |= lbd << 16;
       inc += inc >>> decayShift;
       if (inc > 0x100000) rescale();
       if (res.conflicts >= conflictCap) return finish('capped');

@@ -590,15 +590,14 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
   const firstRound = { took: 0, readAt: 0, packedAt: 0 };
   const helpedShare = opts.helpedShare;
   const allHelped = () => helpedShare !== undefined && helping.size > 0 && a.jobs().every((job) => helping.has(job.index) || answered.has(job.index));
+  const packed = () => {
+    firstRound.packedAt = performance.now();
+  };
   const pauseFirst = () => {
     const wait = allHelped() && firstRound.took ? napAfter(firstRound, helpedShare!) : undefined;
-    if (!wait) {
-      firstRound.packedAt = performance.now();
-      return undefined;
-    }
-    return wait.then(() => {
-      firstRound.packedAt = performance.now();
-    });
+    if (wait) return wait.then(packed);
+    packed();
+    return undefined;
   };
   try {
     const loopA = (async () => {

@@ -143,7 +143,8 @@ export const CDCL_THREADS_JOIN_AFTER = 25;
  * `helpedShare`): SwiftShader's rounds run on the cores the threads need, and from then on (~30 s into TAAI, when
  * every open puzzle has had its 25 rounds) the threads answer more per core-second. TAAI, uniqueness, two cores,
  * whole runs: all 1,000 by 189-191 s instead of 225-236, the same 934-945 by 82 s (a share of 0.1: 182-184 s, but
- * ~40 fewer answers by 40 s; EXPERIMENTS.md, "Probing paced once the threads hold its puzzles").
+ * ~40 fewer answers by 40 s; EXPERIMENTS.md, "Probing paced once the threads hold its puzzles"). Again with the threads'
+ * clean-ups (CDCL_THREAD_CLEANUP): 0.5 134-139 s, 0.25 147 s, unpaced 156 s.
  */
 export const HELPED_PROBING_SHARE = 0.5;
 
