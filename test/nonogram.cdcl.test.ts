@@ -493,6 +493,40 @@ describe.skipIf(skipGpu)('nonogram searches: cdcl and race answer as the probing
     });
   });
 
+  it('a paced race keeps to its deadline by its rounds, not its naps, and ends when the helper has answered the last puzzle', async () => {
+    await withDevice(async (ctx) => {
+      const hard = Array.from({ length: 6 }, (_, i) => randomPicture(31, 31, 2000 + i, 50));
+      const stats = { dispatches: 0, readbacks: 0 };
+      // a round's time here, from a second of unpaced probing
+      let rounds = 0;
+      const timing = await probingKernel(ctx, hard, { budget: 20 });
+      const params = timing.params;
+      timing.params = (count, round) => (rounds++, params(count, round));
+      const t1 = performance.now();
+      await raceRounds(ctx, hard, timing, undefined, { deadline: t1 + 1_000 }, stats);
+      const roundMs = (performance.now() - t1) / rounds;
+      const held = new Map<number, (o: CdclOutcome) => void>();
+      const solved = (i: number): CdclOutcome => ({ ...emptyCdclResult(), status: 'solved', solutions: [hard[i].picture], level: 'search', search: CDCL_SEARCHES[0], ms: 0, cpuThread: true });
+      // it holds every puzzle it is given, and answers them all 3.5 s in
+      const helper: RaceHelper<CdclOutcome> = {
+        room: Infinity,
+        start: (index, done) => void held.set(index, done),
+        drop: (index) => void held.delete(index),
+      };
+      const probing = await probingKernel(ctx, hard, { budget: 20 });
+      const t0 = performance.now();
+      setTimeout(() => [...held].forEach(([i, done]) => done(solved(i))), 3_500);
+      // naps of ~3 s once the helper holds them all: a round's time that counted its nap made the run late at the
+      // first (1.5 naps past 5 s: the helper's puzzles were given up), and a nap that did not end with the last
+      // answer held the run past its deadline
+      const helpedShare = roundMs / (roundMs + 3_000);
+      const got = await raceRounds(ctx, hard, probing, undefined, { joinAfter: 1, helper, helperJoinAfter: 1, helpedShare, deadline: t0 + 5_000 }, stats);
+      const ms = performance.now() - t0;
+      expect(hard.map((_, i) => got.second[i]?.status), 'the helper answered them all').toEqual(hard.map(() => 'solved'));
+      expect(ms, `the race ended soon after the last answer (rounds of ${roundMs.toFixed(1)} ms)`).toBeLessThan(4_500);
+    });
+  });
+
   it('a race whose second kernel is made on demand makes it only when a puzzle is half way to joinAfter rounds', async () => {
     await withDevice(async (ctx) => {
       const easy = edgeCases().filter((p) => p.width * p.height <= 100);

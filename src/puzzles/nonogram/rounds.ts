@@ -148,7 +148,8 @@ export class RoundRun<O> {
   private readonly dropped = new Set<number>();
   private readonly started = new Set<number>();
   private msPerJob = 0;
-  /** how long the last round took, from the readback before it (what the next one is expected to take) */
+  /** how long the last round took, from the readback before it or its packing, whichever came later (what the next
+   * one is expected to take: a paced loop's nap before the packing is not the round's) */
   private roundMs = 0;
   /** rounds packed so far */
   private packed = 0;
@@ -228,7 +229,7 @@ export class RoundRun<O> {
   async run(loop: RoundLoop): Promise<void> {
     const { kernel, puzzles } = this;
     // the job lists of the rounds in flight, oldest first, with the slots' words they ran with
-    const queued: { round: Job[]; slotWords: number }[] = [];
+    const queued: { round: Job[]; slotWords: number; packedAt: number }[] = [];
     let readAt = performance.now();
     await runLanes(this.ctx, {
       label: kernel.label,
@@ -257,7 +258,7 @@ export class RoundRun<O> {
         this.joinHard();
         this.active = this.active.filter((job) => !this.leave(job));
         const round = this.active.slice();
-        queued.push({ round, slotWords: kernel.slotWords });
+        queued.push({ round, slotWords: kernel.slotWords, packedAt: performance.now() });
         // a puzzle's searches split its share of the round (each job's budget >> share): puzzles stay the unit the
         // round shares out evenly, so a hard puzzle's second search does not slow the others
         const searches = new Map<number, Job[]>();
@@ -312,10 +313,10 @@ export class RoundRun<O> {
       },
       unpack: (_first, count, r) => {
         const now = performance.now();
-        this.roundMs = now - readAt;
+        const { round, slotWords, packedAt } = queued.shift()!;
+        this.roundMs = now - Math.max(readAt, packedAt);
         readAt = now;
         const ms = now - this.t0;
-        const { round, slotWords } = queued.shift()!;
         const finished: number[] = [];
         for (let k = 0; k < count; k++) {
           const job = round[k];
@@ -543,6 +544,8 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
     if (from !== 'b') b?.drop(i);
     if (from !== 'helper' && helping.delete(i)) helper!.drop(i);
     report?.(i, outcome);
+    // a paced first loop's nap (helpedShare: many rounds long) ends once it has nothing left to search
+    if (from === 'helper' && a.jobs().every((job) => answered.has(job.index))) wake();
     return 1;
   };
   const finish = <O extends { status: LaneStatus }>(finished: number[], run: RoundRun<O>, from: 'a' | 'b', report?: (index: number, outcome: O) => void) => {
