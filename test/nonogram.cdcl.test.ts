@@ -493,6 +493,26 @@ describe.skipIf(skipGpu)('nonogram searches: cdcl and race answer as the probing
     });
   });
 
+  it('a race with helperJoinMs gives the helper the puzzles still open after one round once the race is that old, and not before', async () => {
+    await withDevice(async (ctx) => {
+      // probing takes ~1,000 rounds and seconds on it
+      const hard = [randomPicture(30, 30, 8, 50)];
+      for (const helperJoinMs of [undefined, 300]) {
+        const started: number[] = [];
+        const t0 = performance.now();
+        const helper: RaceHelper<CdclOutcome> = { room: Infinity, start: () => void started.push(performance.now() - t0), drop: () => {} };
+        const probing = await probingKernel(ctx, hard, { budget: 20 });
+        // joining by rounds alone would take 1,000 of them: the run ends at 1.5 s first
+        await raceRounds(ctx, hard, probing, undefined, { joinAfter: 1, helper, helperJoinAfter: 1_000, helperJoinMs, deadline: t0 + 1_500 }, { dispatches: 0, readbacks: 0 });
+        if (helperJoinMs === undefined) expect(started, 'by rounds alone').toEqual([]);
+        else {
+          expect(started.length, 'puzzles the helper got').toBeGreaterThan(0);
+          expect(Math.min(...started), 'the first one after helperJoinMs').toBeGreaterThanOrEqual(helperJoinMs);
+        }
+      }
+    });
+  });
+
   it('a paced race keeps to its deadline by its rounds, not its naps, and ends when the helper has answered the last puzzle', async () => {
     await withDevice(async (ctx) => {
       const hard = Array.from({ length: 6 }, (_, i) => randomPicture(31, 31, 2000 + i, 50));

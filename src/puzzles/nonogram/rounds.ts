@@ -486,9 +486,11 @@ export interface RaceOptions<A, B> extends RoundOptions {
    */
   secondShare?: number;
   /** a solver beside the kernels (CPU threads) for puzzles the first kernel has not answered in `helperJoinAfter`
-   * rounds (default joinAfter), the longest-running first, as it has room; its outcomes count as the second's */
+   * rounds (default joinAfter), or in one round once the race is `helperJoinMs` old, the longest-running first, as it
+   * has room; its outcomes count as the second's */
   helper?: RaceHelper<B>;
   helperJoinAfter?: number;
+  helperJoinMs?: number;
   /**
    * The first kernel's share of the machine once the helper holds every puzzle it still searches (a CPU adapter's
    * rounds run on the cores the helper's threads need): it then keeps one round in flight and after each waits
@@ -663,7 +665,8 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
       if (!helper) return;
       while (!firstDone && !a.late(opts)) {
         if (helper.room > 0) {
-          const waiting = a.jobs().filter((job) => job.rounds >= helperJoin && !answered.has(job.index) && !helped.has(job.index));
+          const joinNow = opts.helperJoinMs !== undefined && performance.now() - t0 >= opts.helperJoinMs ? 1 : helperJoin;
+          const waiting = a.jobs().filter((job) => job.rounds >= Math.min(joinNow, helperJoin) && !answered.has(job.index) && !helped.has(job.index));
           waiting.sort((x, y) => y.rounds - x.rounds);
           for (const { index } of waiting) {
             if (helper.room <= 0) break;

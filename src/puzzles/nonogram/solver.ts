@@ -106,7 +106,7 @@ export interface NonogramResult {
 
 /**
  * How `full` searches puzzles the lanes kernels take: 'auto' (the default: probing, with CDCL joining the puzzles it
- * has not answered in CDCL_THREADS_JOIN_AFTER rounds on CPU threads, or in CDCL_JOINS.auto rounds on the kernel
+ * has not answered in CDCL_THREADS_JOIN rounds on CPU threads, or in CDCL_JOINS.auto rounds on the kernel
  * where there are no threads), 'probing' (probing and depth-first search alone, lane.wgsl), 'cdcl'
  * (conflict-driven search with learned clauses alone, cdcl.wgsl), or 'race': probing on every puzzle, CDCL too on
  * those probing has not answered in CDCL_JOINS.race rounds; the first answer counts.
@@ -129,31 +129,38 @@ export const SEARCHES: Search[] = ['auto', 'probing', 'cdcl', 'race'];
 const RACE_CDCL = { lanes: 32, slots: 32, budget: 100 };
 const CDCL_JOINS = { race: { joinAfter: 80, share: 0.25 }, auto: { joinAfter: 1000, share: 0.5 } };
 /**
- * 'auto' with CPU threads (cdcl-threads.ts): rounds of probing before CDCL on a thread takes a puzzle. On TAAI (two
- * cores, SwiftShader, uniqueness, 90-s runs, answered by 82 s) with the search as of 2d4c140 (1.7x the conflicts/s
- * of the one measured before): after 200 rounds 876, 100 917, 50 917, 30 921-928, 20 926-930, 10 924, 5 916 (a
- * run of the same code can land ~25 lower: 25 rounds gave 904-930). Earlier, the threads share the cores with
- * probing on puzzles probing answers soon anyway; later, they start past the 82-s mark. A thread taking a puzzle over
- * (probing's job on it ended) instead of racing was no better: 930-937 after 35-50 rounds, 902 after 20
- * (EXPERIMENTS.md, "A faster search, and when to join with it").
+ * 'auto' with CPU threads (cdcl-threads.ts): when CDCL on a thread takes a puzzle.
+ * - `rounds`: after 25 rounds of probing. On TAAI (two cores, SwiftShader, uniqueness, 90-s runs, answered by 82 s)
+ *   with the search as of 2d4c140 (1.7x the conflicts/s of the one measured before): after 200 rounds 876, 100 917,
+ *   50 917, 30 921-928, 20 926-930, 10 924, 5 916 (a run of the same code can land ~25 lower: 25 rounds gave
+ *   904-930). Earlier, the threads shared the cores with probing on puzzles probing answers soon anyway; later, they
+ *   started past the 82-s mark.
+ * - `cpuAdapterMs`: on a CPU adapter (SwiftShader), also after one round once the run is 250 ms old. Since the
+ *   threads' searches join in turn, rephase and clean up (cdcl.ts), the portfolio answers every 10th TAAI puzzle
+ *   alone in 21.6 s of one thread (median 0.03 s), where SwiftShader's probing took ~85 s of the two cores for the
+ *   ~630 it answered first: the cores do more as CDCL. TAAI, whole runs: 855-863 answered by 40 s instead of
+ *   633-675, 960-967 by 82 s instead of 947-960 (EXPERIMENTS.md, "Every puzzle to the threads on a CPU adapter"). The
+ *   250 ms leave a small batch to probing (a thread costs ~300 ms to start: a lone 31x31 that probing answers in 21
+ *   rounds, 131 ms, took 378 ms with the threads after one round).
+ * A thread taking a puzzle over (probing's job on it ended) instead of racing was no better: 930-937 after 35-50
+ * rounds, 902 after 20 (EXPERIMENTS.md, "A faster search, and when to join with it").
  */
-export const CDCL_THREADS_JOIN_AFTER = 25;
+export const CDCL_THREADS_JOIN = { rounds: 25, cpuAdapterMs: 250 };
 /**
  * On a CPU adapter, probing's share of the cores once the CDCL threads hold every puzzle it still searches (raceRounds
- * `helpedShare`): SwiftShader's rounds run on the cores the threads need, and from then on (~30 s into TAAI, when
- * every open puzzle has had its 25 rounds) the threads answer more per core-second. TAAI, uniqueness, two cores,
- * whole runs: all 1,000 by 189-191 s instead of 225-236, the same 934-945 by 82 s (a share of 0.1: 182-184 s, but
- * ~40 fewer answers by 40 s; EXPERIMENTS.md, "Probing paced once the threads hold its puzzles"). Again with the threads'
- * clean-ups (CDCL_THREAD_CLEANUP): 0.5 134-139 s, 0.25 147 s, unpaced 156 s.
+ * `helpedShare`): SwiftShader's rounds run on the cores the threads need, and the threads answer more per
+ * core-second. With the threads joining after 1 round (TAAI, uniqueness, two cores, whole runs answered by 40 / 82 s,
+ * all 1,000 by): 0.5 736 / 956, 137 s; 0.1 860 / 967, 137 s; 0.02 854 / 960, 146 s. (Joining after 25 rounds: 0.5
+ * 134-139 s, 0.25 147 s, unpaced 156 s; EXPERIMENTS.md, "Probing paced once the threads hold its puzzles".)
  */
-export const HELPED_PROBING_SHARE = 0.5;
+export const HELPED_PROBING_SHARE = 0.1;
 
 export interface NonogramSolveOptions {
   method?: 'line' | 'full';
   /** `full` on the lanes kernels: which search (default auto) */
   search?: Search;
-  /** 'auto': rounds of probing before CDCL joins a puzzle (default CDCL_JOINS.auto, or CDCL_THREADS_JOIN_AFTER on
-   * CPU threads; tests make it small) */
+  /** 'auto': rounds of probing before CDCL joins a puzzle (default CDCL_JOINS.auto, or CDCL_THREADS_JOIN on
+   * CPU threads, then without its time rule; tests make it small) */
   lateJoinAfter?: number;
   /** 'auto': CPU threads for CDCL beside the GPU, instead of the CDCL kernel (default defaultCdclThreads: where
    * there are threads; 0: the kernel) */
@@ -274,7 +281,9 @@ export async function solveNonograms(ctx: GpuContext, puzzles: Nonogram[], opts:
         joinAfter: search === 'auto' ? (opts.lateJoinAfter ?? joinAfter) : joinAfter,
         secondShare: share,
         helper,
-        helperJoinAfter: opts.lateJoinAfter ?? CDCL_THREADS_JOIN_AFTER,
+        helperJoinAfter: opts.lateJoinAfter ?? CDCL_THREADS_JOIN.rounds,
+        // (a caller's lateJoinAfter is the whole rule)
+        helperJoinMs: ctx.adapter.fallback && opts.lateJoinAfter === undefined ? CDCL_THREADS_JOIN.cpuAdapterMs : undefined,
         helpedShare: ctx.adapter.fallback ? HELPED_PROBING_SHARE : undefined,
         onFirst: probingOpts.onOutcome,
         onSecond: (k, c) => opts.onResult?.(onLanes[k], cdclResult(c, maxSolutions)),
