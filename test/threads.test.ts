@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { startThread } from '../src/gpu/threads.ts';
 import { parseNonograms } from '../src/puzzles/nonogram/codec.ts';
-import { CdclThreads } from '../src/puzzles/nonogram/cdcl-threads.ts';
+import { CDCL_PUZZLES_PER_THREAD, CdclThreads } from '../src/puzzles/nonogram/cdcl-threads.ts';
 import { CDCL_SEARCHES } from '../src/puzzles/nonogram/cdcl.ts';
 import type { CdclOutcome } from '../src/puzzles/nonogram/lane.ts';
 import { solveCpu, verify } from '../src/puzzles/nonogram/reference.ts';
@@ -63,6 +63,24 @@ describe('CDCL on CPU threads', () => {
       for (const s of o.solutions) expect(verify(p, s), `#${i}`).toBe(true);
       if (want.status === 'solved') expect(o.solutions).toEqual([want.solution]);
     });
+  });
+
+  it('past its deadline it starts and resumes nothing: the puzzles still waiting stay for the race to drop', async () => {
+    // ~1 s of a thread each (the 30x30 of the CDCL tests), so the deadline finds most of them waiting
+    const puzzles = Array.from({ length: 30 }, () => randomPicture(30, 30, 8, 50));
+    let outcomes = 0;
+    const deadline = performance.now() + 700;
+    const threads = new CdclThreads(puzzles, 1, 2, deadline);
+    try {
+      puzzles.forEach((_, i) => threads.start(i, () => outcomes++));
+      await new Promise((r) => setTimeout(r, 2_500));
+      // those on the thread at the deadline end there (stopped); before, each waiting puzzle was then given to the
+      // thread in turn and stopped at once (a batch of 10,000 ran 30 s past its deadline so)
+      expect(outcomes, 'outcomes: the puzzles the thread held at the deadline at most').toBeLessThanOrEqual(CDCL_PUZZLES_PER_THREAD);
+      expect(threads.inHand, 'still waiting').toBeGreaterThanOrEqual(puzzles.length - CDCL_PUZZLES_PER_THREAD);
+    } finally {
+      threads.close();
+    }
   });
 
   it.runIf(existsSync(taaiFile))('a thread with nothing to run takes a second copy of the puzzle that has had most time (its searches in another order): the first answer counts once; a drop ends both copies', async () => {

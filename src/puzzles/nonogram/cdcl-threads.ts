@@ -118,6 +118,9 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
 
   /** Puzzles onto threads with room, least time had first (then the earliest given); a paused one on its own. */
   private pump(): void {
+    // past the deadline a thread would end each puzzle it is given at once and ask for the next: a batch of 10,000
+    // (8,000 waiting) spent 30 s so (the race drops them once it is late)
+    if (performance.now() >= this.deadline) return;
     while (this.waiting.length) {
       if (this.pool.length < this.threads && this.pool.every((t) => t.held.size > 0)) this.spawn();
       let best: { at: number; thread: Thread } | undefined;
