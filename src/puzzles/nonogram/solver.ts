@@ -135,17 +135,18 @@ const CDCL_JOINS = { race: { joinAfter: 80, share: 0.25 }, auto: { joinAfter: 10
  *   50 917, 30 921-928, 20 926-930, 10 924, 5 916 (a run of the same code can land ~25 lower: 25 rounds gave
  *   904-930). Earlier, the threads shared the cores with probing on puzzles probing answers soon anyway; later, they
  *   started past the 82-s mark.
- * - `cpuAdapterMs`: on a CPU adapter (SwiftShader), also after one round once the run is 250 ms old. Since the
+ * - `cpuAdapterMs`: on a CPU adapter (SwiftShader), also after one round once the run is 1 s old. Since the
  *   threads' searches join in turn, rephase and clean up (cdcl.ts), the portfolio answers every 10th TAAI puzzle
  *   alone in 21.6 s of one thread (median 0.03 s), where SwiftShader's probing took ~85 s of the two cores for the
  *   ~630 it answered first: the cores do more as CDCL. TAAI, whole runs: 855-863 answered by 40 s instead of
  *   633-675, 960-967 by 82 s instead of 947-960 (EXPERIMENTS.md, "Every puzzle to the threads on a CPU adapter"). The
- *   250 ms leave a small batch to probing (a thread costs ~300 ms to start: a lone 31x31 that probing answers in 21
- *   rounds, 131 ms, took 378 ms with the threads after one round).
+ *   first second leaves a batch probing ends soon to probing, as a thread costs ~0.3 s to start and probing is paced
+ *   once the threads hold its puzzles: TAAI #0-99, uniqueness, answered in 0.45-0.53 s joining after 1 s (or never),
+ *   0.79-0.88 s after 250 ms; the whole set after 1 s: 852 / 962 by 40 / 82 s, all by 143.6 s.
  * A thread taking a puzzle over (probing's job on it ended) instead of racing was no better: 930-937 after 35-50
  * rounds, 902 after 20 (EXPERIMENTS.md, "A faster search, and when to join with it").
  */
-export const CDCL_THREADS_JOIN = { rounds: 25, cpuAdapterMs: 250 };
+export const CDCL_THREADS_JOIN = { rounds: 25, cpuAdapterMs: 1000 };
 /**
  * On a CPU adapter, probing's share of the cores once the CDCL threads hold every puzzle it still searches (raceRounds
  * `helpedShare`): SwiftShader's rounds run on the cores the threads need, and the threads answer more per
