@@ -323,7 +323,7 @@ export const nonogram: PuzzleKind<Nonogram> = {
   // a TAAI-sized batch runs for minutes: Ctrl-C stops it after the rounds in flight, with what was answered
   interruptible: true,
   solveOptions: [
-    { name: 'search', value: 'S', choices: SEARCHES, help: 'past probing (full): auto (default: probing and depth-first search, and CDCL on CPU threads on puzzles still open after 25 rounds, 1 on a CPU adapter such as SwiftShader; where there are no threads, the CDCL kernel after 1,000 rounds), probing (alone), cdcl (learned clauses alone), or race (both on the hard puzzles, CDCL after 80 rounds)' },
+    { name: 'search', value: 'S', choices: SEARCHES, help: 'past probing (full): auto (default: probing and depth-first search, and CDCL on CPU threads on puzzles still open after 25 rounds, or after one once the run is 1 s old on a CPU adapter such as SwiftShader; where there are no threads, the CDCL kernel after 1,000 rounds), probing (alone), cdcl (learned clauses alone), or race (both on the hard puzzles, CDCL after 80 rounds)' },
     { name: 'max-solutions', value: 'N', choices: ['1', '2'], help: '1: stop at the first solution (tournament rules); 2: prove uniqueness (default)' },
     { name: 'lanes', value: 'L', choices: ['on', 'off'], help: 'on: one puzzle per GPU invocation (default); off: the rounds solver' },
     {
