@@ -547,7 +547,7 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
     if (from !== 'helper' && helping.delete(i)) helper!.drop(i);
     report?.(i, outcome);
     // a paced first loop's nap (helpedShare: many rounds long) ends once it has nothing left to search
-    if (from === 'helper' && a.jobs().every((job) => answered.has(job.index))) wake();
+    if (from === 'helper' && opts.helpedShare !== undefined && a.jobs().every((job) => answered.has(job.index))) wake();
     return 1;
   };
   const finish = <O extends { status: LaneStatus }>(finished: number[], run: RoundRun<O>, from: 'a' | 'b', report?: (index: number, outcome: O) => void) => {
@@ -665,8 +665,9 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
       if (!helper) return;
       while (!firstDone && !a.late(opts)) {
         if (helper.room > 0) {
-          const joinNow = opts.helperJoinMs !== undefined && performance.now() - t0 >= opts.helperJoinMs ? 1 : helperJoin;
-          const waiting = a.jobs().filter((job) => job.rounds >= Math.min(joinNow, helperJoin) && !answered.has(job.index) && !helped.has(job.index));
+          const pastJoinMs = opts.helperJoinMs !== undefined && performance.now() - t0 >= opts.helperJoinMs;
+          const rounds = pastJoinMs ? Math.min(1, helperJoin) : helperJoin;
+          const waiting = a.jobs().filter((job) => job.rounds >= rounds && !answered.has(job.index) && !helped.has(job.index));
           waiting.sort((x, y) => y.rounds - x.rounds);
           for (const { index } of waiting) {
             if (helper.room <= 0) break;
