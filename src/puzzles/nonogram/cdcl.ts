@@ -222,8 +222,8 @@ const afterEmpty = (a: LineAutomaton, s: number) => ((s & a.stay) | ((s & a.gap)
 const beforeFilled = (a: LineAutomaton, s: number) => (s >>> 1) & a.one;
 const beforeEmpty = (a: LineAutomaton, s: number) => ((s & a.stay) | ((s >>> 1) & a.gap)) >>> 0;
 
-// settleLine's states reachable from the start before each cell
-const reachBefore = new Uint32Array(32);
+// settleLine's states reachable from the start before each cell (Int32: as the bit operations give them)
+const reachBefore = new Int32Array(32);
 let settledFil = 0;
 let settledEmp = 0;
 
@@ -232,13 +232,16 @@ let settledEmp = 0;
  * settledEmp; false on a contradiction. The same function as reference.ts settle and settle.wgsl settle1 (the kernel
  * = twin tests compare every settle's outcome through the search), on words instead of a DP over cells: the twin's
  * conflicts cost 3x less (TAAI #401-500: 0.21 ms against 0.65). On SwiftShader the same loops were no faster than
- * settle1 (EXPERIMENTS.md).
+ * settle1 (EXPERIMENTS.md). Branch-free steps, as in reduceExplanation.
  */
 function settleByAutomaton(a: LineAutomaton, len: number, fil: number, emp: number): boolean {
+  const { one, gap, stay } = a;
+  const notEmpty = ~emp;
+  const notFilled = ~fil;
   let s = 1;
   for (let j = 0; j < len; j++) {
     reachBefore[j] = s;
-    s = ((emp >>> j) & 1 ? 0 : afterFilled(a, s)) | ((fil >>> j) & 1 ? 0 : afterEmpty(a, s));
+    s = (-((notEmpty >>> j) & 1) & ((s & one) << 1)) | (-((notFilled >>> j) & 1) & ((s & stay) | ((s & gap) << 1)));
   }
   if ((s & a.accept) === 0) return false;
   const cells = 2 ** len - 1;
@@ -248,17 +251,16 @@ function settleByAutomaton(a: LineAutomaton, len: number, fil: number, emp: numb
     settledEmp = emp >>> 0;
     return true;
   }
-  let live = a.accept;
+  let live = a.accept | 0;
   let canFill = 0;
   let canEmpty = 0;
   for (let j = len - 1; j >= 0; j--) {
-    const viaFilled = beforeFilled(a, live);
-    const viaEmpty = beforeEmpty(a, live);
-    const isFilled = (fil >>> j) & 1;
-    const isEmpty = (emp >>> j) & 1;
-    if (!isEmpty && reachBefore[j] & viaFilled) canFill |= 1 << j;
-    if (!isFilled && reachBefore[j] & viaEmpty) canEmpty |= 1 << j;
-    live = (isEmpty ? 0 : viaFilled) | (isFilled ? 0 : viaEmpty);
+    const viaFilled = -((notEmpty >>> j) & 1) & (live >>> 1) & one;
+    const viaEmpty = -((notFilled >>> j) & 1) & ((live & stay) | ((live >>> 1) & gap));
+    const reach = reachBefore[j];
+    canFill |= ((reach & viaFilled) !== 0 ? 1 : 0) << j;
+    canEmpty |= ((reach & viaEmpty) !== 0 ? 1 : 0) << j;
+    live = viaFilled | viaEmpty;
   }
   settledFil = (fil | (cells & ~canEmpty)) >>> 0;
   settledEmp = (emp | (cells & ~canFill)) >>> 0;
@@ -304,9 +306,10 @@ function settleThroughCache(cache: Uint32Array, line: number, a: LineAutomaton, 
 
 // explainLine's layers: paths[j], the states reachable from the start through cells 0..j-1 (through the other value
 // at the explained cell, once past it); ends[j], the states from which the accepting state is reachable through cells
-// j..len-1 (through the other value at the explained cell, while before it)
-const paths = new Uint32Array(33);
-const ends = new Uint32Array(33);
+// j..len-1 (through the other value at the explained cell, while before it). Int32: states as the bit operations
+// give them (bit 31 negative), so a layer compares equal to a step's result.
+const paths = new Int32Array(33);
+const ends = new Int32Array(33);
 const byOrder = new Uint8Array(32);
 
 /**
@@ -335,42 +338,57 @@ export function explainLine(a: LineAutomaton, len: number, fil: number, emp: num
   return reduceExplanation(a, len, fil, emp, t, tv, byOrder);
 }
 
-/** explainLine with its known cells given latest first (`latestFirst`, one per bit of fil | emp). */
+/**
+ * explainLine with its known cells given latest first (`latestFirst`, one per bit of fil | emp). The steps are
+ * branch-free: each cell's values allowed (`canFill`, `canEmpty`: bits of the cells that may take them) select the
+ * automaton's moves by masks, the automaton's words in locals (a third of a search's time went here with a call and
+ * two branches per step).
+ */
 function reduceExplanation(a: LineAutomaton, len: number, fil: number, emp: number, t: number, tv: number, latestFirst: ArrayLike<number>): number {
+  const { one, gap, stay } = a;
   let keep = (fil | emp) >>> 0;
   const count = popcount(keep);
+  // the other value at t, where the cells kept allow either
+  let canFill = ~emp;
+  let canEmpty = ~fil;
+  if (t >= 0) {
+    canFill = tv === EMPTY ? canFill | (1 << t) : canFill & ~(1 << t);
+    canEmpty = tv === EMPTY ? canEmpty & ~(1 << t) : canEmpty | (1 << t);
+  }
+  let s = 1;
   paths[0] = 1;
-  for (let j = 0; j < len; j++) paths[j + 1] = stepForward(a, paths[j], j, t, tv, fil & keep, emp & keep);
-  ends[len] = a.accept;
-  for (let j = len - 1; j >= 0; j--) ends[j] = stepBackward(a, ends[j + 1], j, t, tv, fil & keep, emp & keep);
+  for (let j = 0; j < len; j++) {
+    s = (-((canFill >>> j) & 1) & ((s & one) << 1)) | (-((canEmpty >>> j) & 1) & ((s & stay) | ((s & gap) << 1)));
+    paths[j + 1] = s;
+  }
+  s = a.accept | 0;
+  ends[len] = s;
+  for (let j = len - 1; j >= 0; j--) {
+    s = (-((canFill >>> j) & 1) & ((s >>> 1) & one)) | (-((canEmpty >>> j) & 1) & ((s & stay) | ((s >>> 1) & gap)));
+    ends[j] = s;
+  }
   for (let k = 0; k < count; k++) {
     const p = latestFirst[k];
-    if (((afterFilled(a, paths[p]) | afterEmpty(a, paths[p])) & ends[p + 1]) !== 0) continue;
+    const before = paths[p];
+    if ((((before & one) << 1) & ends[p + 1]) !== 0 || (((before & stay) | ((before & gap) << 1)) & ends[p + 1]) !== 0) continue;
     keep &= ~(1 << p);
-    for (let j = p, s = paths[p]; j < len; j++) {
-      s = stepForward(a, s, j, t, tv, fil & keep, emp & keep);
+    canFill |= 1 << p;
+    canEmpty |= 1 << p;
+    s = before;
+    for (let j = p; j < len; j++) {
+      s = (-((canFill >>> j) & 1) & ((s & one) << 1)) | (-((canEmpty >>> j) & 1) & ((s & stay) | ((s & gap) << 1)));
       if (s === paths[j + 1]) break;
       paths[j + 1] = s;
     }
-    for (let j = p, s = ends[p + 1]; j >= 0; j--) {
-      s = stepBackward(a, s, j, t, tv, fil & keep, emp & keep);
+    s = ends[p + 1];
+    for (let j = p; j >= 0; j--) {
+      s = (-((canFill >>> j) & 1) & ((s >>> 1) & one)) | (-((canEmpty >>> j) & 1) & ((s & stay) | ((s >>> 1) & gap)));
       if (s === ends[j]) break;
       ends[j] = s;
     }
   }
   return keep;
 }
-
-// explainLine's step over cell j as the kept cells (bits `fil`, `emp`) and the other value at t allow; module
-// functions, not closures per call: a call made two (and, under tsx's keepNames, named each), ~15% of a search
-const stepForward = (a: LineAutomaton, s: number, j: number, t: number, tv: number, fil: number, emp: number): number => {
-  if (j === t) return tv === EMPTY ? afterFilled(a, s) : afterEmpty(a, s);
-  return (emp >>> j) & 1 ? afterEmpty(a, s) : (fil >>> j) & 1 ? afterFilled(a, s) : (afterFilled(a, s) | afterEmpty(a, s)) >>> 0;
-};
-const stepBackward = (a: LineAutomaton, s: number, j: number, t: number, tv: number, fil: number, emp: number): number => {
-  if (j === t) return tv === EMPTY ? beforeFilled(a, s) : beforeEmpty(a, s);
-  return (emp >>> j) & 1 ? beforeEmpty(a, s) : (fil >>> j) & 1 ? beforeFilled(a, s) : (beforeFilled(a, s) | beforeEmpty(a, s)) >>> 0;
-};
 
 /** Solves one puzzle (lines up to 31 cells). */
 export function solveCdclCpu(p: Nonogram, opts: CdclOptions = {}): CdclResult {
