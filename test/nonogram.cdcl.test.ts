@@ -495,6 +495,32 @@ describe.skipIf(skipGpu)('nonogram searches: cdcl and race answer as the probing
     });
   });
 
+  it('a paced race ends at its deadline, not at the end of a nap many rounds long', async () => {
+    await withDevice(async (ctx) => {
+      const hard = Array.from({ length: 6 }, (_, i) => randomPicture(31, 31, 2000 + i, 50));
+      // a helper that holds every puzzle and never answers: probing naps 4,999 rounds' time after each round
+      const held = new Set<number>();
+      const answered = new Set<number>();
+      // whether the helper came to hold every puzzle still open (from then on probing is paced)
+      let allHeld = false;
+      const helper: RaceHelper<CdclOutcome> = {
+        room: Infinity,
+        start: (index) => {
+          held.add(index);
+          allHeld ||= hard.every((_, i) => held.has(i) || answered.has(i));
+        },
+        drop: (index) => void held.delete(index),
+      };
+      const probing = await probingKernel(ctx, hard, { budget: 20 });
+      const deadline = performance.now() + 1500;
+      await raceRounds(ctx, hard, probing, undefined, { joinAfter: 1, helper, helperJoinAfter: 2, helpedShare: 0.0002, onFirst: (i) => answered.add(i), deadline }, { dispatches: 0, readbacks: 0 });
+      const over = performance.now() - deadline;
+      expect(allHeld, 'the helper held every open puzzle').toBe(true);
+      // (a round of ~2 ms napped ~10 s before)
+      expect(over, `the race ended ${over.toFixed(0)} ms past its deadline`).toBeLessThan(500);
+    });
+  });
+
   it('a race with helperJoinMs gives the helper the puzzles still open after one round once the race is that old, and not before', async () => {
     await withDevice(async (ctx) => {
       // probing takes ~1,000 rounds and seconds on it

@@ -567,15 +567,20 @@ export async function raceRounds<A extends { status: LaneStatus }, B extends { s
   const wake = () => {
     for (const w of wakers) w();
   };
+  // A nap ends at the deadline and on an abort too: a paced one is many rounds long, and on a batch of 10,000 (rounds
+  // of seconds) one ran 30 s past a 90-s deadline with every core idle.
   const nap = (ms: number) =>
     new Promise<void>((done) => {
       const end = () => {
         clearTimeout(timer);
         wakers.delete(end);
+        opts.signal?.removeEventListener('abort', end);
         done();
       };
-      const timer = setTimeout(end, ms);
+      const untilDeadline = opts.signal?.aborted ? 0 : opts.deadline === undefined ? ms : Math.max(0, opts.deadline - performance.now());
+      const timer = setTimeout(end, Math.min(ms, untilDeadline));
       wakers.add(end);
+      opts.signal?.addEventListener('abort', end);
     });
   // The second kernel's last round's GPU time, as the time since the readback before it of either kernel (rounds
   // run one after another on the queue, which is never empty while both run), and when it was read.
