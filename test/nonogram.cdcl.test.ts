@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseNonograms, pictureToPuzzle, type Nonogram } from '../src/puzzles/nonogram/codec.ts';
-import { CDCL_SEARCHES, CDCL_THREAD_CLEANUP, CdclPortfolio, CdclRoundsTwin, emptyCdclResult, explainLine, lineAutomaton, lubyTerm, solveCdclCpu, solveCdclPortfolio } from '../src/puzzles/nonogram/cdcl.ts';
+import { CDCL_SEARCHES, CDCL_CLEANUP, CdclPortfolio, CdclRoundsTwin, emptyCdclResult, explainLine, lineAutomaton, lubyTerm, solveCdclCpu, solveCdclPortfolio } from '../src/puzzles/nonogram/cdcl.ts';
 import { cdclKernel, LANE_MAX_LINE, probingKernel, solveNonogramCdcl, type CdclLaneOptions, type CdclOutcome, type LaneStats } from '../src/puzzles/nonogram/lane.ts';
 import type { GpuContext } from '../src/gpu/context.ts';
 import { ANSWERS, raceRounds, type RaceHelper } from '../src/puzzles/nonogram/rounds.ts';
@@ -132,7 +132,7 @@ describe('nonogram CDCL (CPU twin) answers as the probing solver does', () => {
       const plain = solveCdclCpu(p);
       // (the probing solver takes minutes on the 30x30: there the plain search's answer is the reference)
       const want = p.width < 30 ? solveCpu(p) : { status: plain.status, solution: plain.solutions[0] };
-      for (const cleanup of [CDCL_THREAD_CLEANUP, { every: 3, growth: 1, keepLbd: 2 }]) {
+      for (const cleanup of [CDCL_CLEANUP, { every: 3, growth: 1, keepLbd: 2 }]) {
         const got = solveCdclCpu(p, { cleanup });
         const where = `${p.width}x${p.height} ${p.rows.join('/')} ${JSON.stringify(cleanup)}`;
         expect(got.status, where).toBe(want.status);
@@ -199,7 +199,7 @@ describe.skipIf(skipGpu)('nonogram CDCL kernel = CPU twin, step for step', () =>
   /** The kernel's run, and its rounds as packed replayed on the twin (a puzzle's searches share clauses by round). */
   async function runWithTwin(ctx: GpuContext, ps: Nonogram[], opts: CdclLaneOptions, stats?: LaneStats) {
     const searches = opts.searches ?? CDCL_SEARCHES;
-    const twin = new CdclRoundsTwin(ps, searches, { maxSolutions: opts.maxSolutions ?? 2, arenaWords: opts.arenaWords, rephaseInterval: opts.rephaseInterval }, opts.budget ?? 200, opts.shareRing);
+    const twin = new CdclRoundsTwin(ps, searches, { maxSolutions: opts.maxSolutions ?? 2, arenaWords: opts.arenaWords, rephaseInterval: opts.rephaseInterval, cleanup: opts.cleanup }, opts.budget ?? 200, opts.shareRing);
     const got = await solveNonogramCdcl(ctx, ps, { ...opts, onPack: (round, jobs) => twin.round(round, jobs) }, stats);
     return { got, twin, searches };
   }
@@ -344,6 +344,22 @@ describe.skipIf(skipGpu)('nonogram CDCL kernel = CPU twin, step for step', () =>
       expectSteps(ps, run);
       // the small arena changed #424's search: it filled and was cleaned up
       expect(got[0]!.conflicts).not.toBe(solveCdclCpu(all[423]).conflicts);
+    });
+  });
+
+  it.runIf(existsSync(taai))('TAAI 2011 #424 and #451 with clean-ups on a schedule (every 40 conflicts, 10 more each time, LBD 6 or less kept), four searches suspended every 30 conflicts: the twin\'s steps; the clean-ups change the search', async () => {
+    await withDevice(async (ctx) => {
+      const all = parseNonograms(readFileSync(taai), taai).map((r) => r.puzzle!);
+      const ps = [all[423], all[450]];
+      const cleanup = { every: 40, growth: 10, keepLbd: 6 };
+      const run = await runWithTwin(ctx, ps, { budget: 30, joinAfter: 1, maxSolutions: 2, cleanup });
+      expectSteps(ps, run);
+      // each answer came after several clean-ups (40, 90, 150, ... conflicts), and without them its search differs
+      for (const [i, o] of run.got.entries()) {
+        expect(o!.conflicts, `#${i}`).toBeGreaterThan(150);
+        expect(o!.conflicts, `#${i}`).not.toBe(solveCdclCpu(ps[i], { search: o!.search }).conflicts);
+      }
+      await expect(solveNonogramCdcl(ctx, ps, { cleanup: { every: 0, growth: 1, keepLbd: 6 } })).rejects.toThrow(/clean-up every 0/);
     });
   });
 });

@@ -24,6 +24,11 @@ struct Params {
   arenaWords: u32,
   // the run's rounds before this one (peers' clauses are read as they were at the end of the last)
   round: u32,
+  // clean-ups on a schedule (cdcl.ts LbdCleanup; 0: only when the arena fills): the first after cleanupEvery
+  // conflicts, the k-th cleanupGrowth * k later again; they keep clauses of LBD keepLbd or less beside the short ones
+  cleanupEvery: u32,
+  cleanupGrowth: u32,
+  keepLbd: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -81,6 +86,11 @@ const H_TAKEN: u32 = 24u;
 // rephases so far, and the conflicts at which the next is due
 const H_REPHASES: u32 = 28u;
 const H_NEXT_REPHASE: u32 = 29u;
+// clean-ups on the schedule so far, and the conflicts at which the next is due
+const H_CLEANUPS: u32 = 30u;
+const H_NEXT_CLEANUP: u32 = 31u;
+// a learned clause's first word: its length, and its LBD from bit 16 (with clean-ups on a schedule; else 0)
+const LENGTH_MASK: u32 = 0xffffu;
 const MAX_PEERS: u32 = 4u;      // cdcl.ts CDCL_MAX_PEERS
 // cdcl.ts CDCL_SHARE_LENGTH, CDCL_SHARE_RING: learned clauses up to SHARE_LENGTH literals go to the ring, at most
 // SHARE_PER_ROUND a round, so the entries a peer reads (all but the newest SHARE_PER_ROUND of the ring) are never
@@ -153,12 +163,16 @@ var<private> untilRestart: u32;
 var<private> targetLen: u32;
 var<private> rephases: u32;
 var<private> nextRephase: u32;
+var<private> cleanups: u32;
+var<private> nextCleanup: u32;
 var<private> sharedCount: u32;
 var<private> sharedThisRound: u32;
 // the job's peers in `input`: their count, then [slot, member] each
 var<private> peersAt: u32;
 
 var<private> seen: array<u32, 32>;
+// the learned clause's decision levels (up to 1,023), as bits: its LBD
+var<private> levelSeen: array<u32, 32>;
 // explain's line: the trail positions of its known cells
 var<private> lineTpos: array<u32, 32>;
 // an explanation: false literals
@@ -412,7 +426,7 @@ fn propagate() -> u32 {
           cl = next;
           continue;
         }
-        let len = mem(cl);
+        let len = mem(cl) & LENGTH_MASK;
         var moved = false;
         for (var j = 2u; j < len; j++) {
           let q = mem(cl + 3u + j);
@@ -475,7 +489,7 @@ fn take_explanation() {
 
 // a clause's literals but the one of cell `skip` (NONE: all)
 fn take_clause(at: u32, skip: u32) {
-  let len = mem(at);
+  let len = mem(at) & LENGTH_MASK;
   for (var j = 0u; j < len; j++) {
     let q = mem(at + 3u + j);
     if ((q >> 1u) != skip) { take_lit(q); }
@@ -543,6 +557,21 @@ fn analyze(confl: u32) -> u32 {
   return bt;
 }
 
+// The learned clause's LBD: its literals' decision levels, counted before the backjump.
+fn lbd_of_learnt() -> u32 {
+  for (var x = 0u; x < 32u; x++) { levelSeen[x] = 0u; }
+  var lbd = 0u;
+  for (var j = 0u; j < learntLen; j++) {
+    let lv = scratch[slotAt + S_LEVEL + (scratch[slotAt + S_LEARNT + j] >> 1u)];
+    let bit = 1u << (lv & 31u);
+    if ((levelSeen[lv >> 5u] & bit) == 0u) {
+      levelSeen[lv >> 5u] |= bit;
+      lbd++;
+    }
+  }
+  return lbd;
+}
+
 fn cancel_until(lv: u32) {
   if (dl <= lv) { return; }
   let stop = scratch[slotAt + S_TRAIL_LIM + lv];
@@ -593,7 +622,8 @@ fn assert_learnt(bt: u32, at: u32) {
 // At level 0, re-links a kept clause on two literals that are not false (a true one: left out of the chains); with
 // one such literal it asserts it; false: none (no solution left).
 fn relink(at: u32) -> bool {
-  let len = mem(at);
+  let head = mem(at);
+  let len = head & LENGTH_MASK;
   var free = 0u;
   for (var j = 0u; j < len; j++) {
     let q = mem(at + 3u + j);
@@ -611,6 +641,7 @@ fn relink(at: u32) -> bool {
     return true;
   }
   put_clause(at, memAt + at + 3u, len);
+  set_mem(at, head);
   return true;
 }
 
@@ -622,10 +653,12 @@ fn clean_arena() -> bool {
   var at = ARENA;
   loop {
     if (at >= top) { break; }
-    let len = mem(at);
+    let head = mem(at);
+    let len = head & LENGTH_MASK;
     let next = at + 3u + len;
-    // short clauses, while they fill at most half the arena (so a clean-up always frees room)
-    if (len <= KEEP_LENGTH && write + 3u + len <= ARENA + (params.arenaWords >> 1u)) {
+    // short clauses (or of low LBD), while they fill at most half the arena (so a clean-up always frees room)
+    let keep = len <= KEEP_LENGTH || (params.cleanupEvery != 0u && (head >> 16u) <= params.keepLbd);
+    if (keep && write + 3u + len <= ARENA + (params.arenaWords >> 1u)) {
       if (write != at) {
         for (var j = 0u; j < 3u + len; j++) { set_mem(write + j, mem(at + j)); }
       }
@@ -893,7 +926,11 @@ fn search(entryConflicts: u32) -> u32 {
         top += 3u + learntLen;
         learned++;
       }
+      var lbd = 0u;
+      if (params.cleanupEvery != 0u && learntLen > 1u) { lbd = lbd_of_learnt(); }
       assert_learnt(bt, at);
+      // (at most 961 levels: it fits above the length)
+      if (lbd != 0u) { set_mem(at, mem(at) | (lbd << 16u)); }
       inc += inc >> (DECAY_SHIFT_BASE + (variant & (VARIANT_TARGET_PHASES - 1u)));
       if (inc > 0x100000u) { rescale(); }
       if (conflicts >= params.conflictCap) { return STATUS_CAPPED; }
@@ -907,7 +944,12 @@ fn search(entryConflicts: u32) -> u32 {
         cancel_until(0u);
         if ((variant & VARIANT_TARGET_PHASES) != 0u && conflicts >= nextRephase) { rephase(); }
         if (!take_shared()) { return done_status(); }
-        if ((full || top - ARENA > (3u * params.arenaWords) / 4u) && !clean_arena()) { return done_status(); }
+        let due = params.cleanupEvery != 0u && conflicts >= nextCleanup;
+        if (due) {
+          cleanups++;
+          nextCleanup = conflicts + params.cleanupEvery + params.cleanupGrowth * cleanups;
+        }
+        if ((full || due || top - ARENA > (3u * params.arenaWords) / 4u) && !clean_arena()) { return done_status(); }
       }
       continue;
     }
@@ -987,6 +1029,8 @@ fn nono_cdcl() {
       targetLen = scratch[slotAt + H_TARGET];
       rephases = scratch[slotAt + H_REPHASES];
       nextRephase = scratch[slotAt + H_NEXT_REPHASE];
+      cleanups = scratch[slotAt + H_CLEANUPS];
+      nextCleanup = scratch[slotAt + H_NEXT_CLEANUP];
       sharedCount = scratch[slotAt + H_SHARED];
       qhead = trailLen;
       rowDirty = 0u;
@@ -1013,6 +1057,8 @@ fn nono_cdcl() {
       targetLen = 0u;
       rephases = 0u;
       nextRephase = REPHASE_INTERVAL;
+      cleanups = 0u;
+      nextCleanup = params.cleanupEvery;
       sharedCount = 0u;
       for (var x = 0u; x < 2u; x++) { scratch[slotAt + H_PUBLISHED_ROUND + x] = NONE; }
       for (var x = 0u; x < MAX_PEERS; x++) { scratch[slotAt + H_TAKEN + x] = 0u; }
@@ -1069,6 +1115,8 @@ fn nono_cdcl() {
       scratch[slotAt + H_TARGET] = targetLen;
       scratch[slotAt + H_REPHASES] = rephases;
       scratch[slotAt + H_NEXT_REPHASE] = nextRephase;
+      scratch[slotAt + H_CLEANUPS] = cleanups;
+      scratch[slotAt + H_NEXT_CLEANUP] = nextCleanup;
       scratch[slotAt + H_SHARED] = sharedCount;
       for (var x = 0u; x < 128u; x++) { scratch[slotAt + S_CELLS + x] = cur[x]; }
     }

@@ -5,7 +5,7 @@
 // SLICE_MS the thread returns to its event loop, where new puzzles, resumes and drops arrive as messages. 'ready'
 // out once loaded.
 import type { Nonogram } from './codec.ts';
-import { CDCL_THREAD_CLEANUP, CdclPortfolio, rotatedSearches, type PortfolioResult } from './cdcl.ts';
+import { CDCL_CLEANUP, CdclPortfolio, rotatedSearches, type PortfolioResult } from './cdcl.ts';
 import { workerPort } from '../../gpu/threads.ts';
 
 const port = workerPort();
@@ -71,7 +71,7 @@ port.on('message', (m: CdclThreadMessage) => {
   } else {
     const { id, puzzle, maxSolutions, deadline, budgetMs, rotation } = m[1];
     // a second copy's searches in another order (cdcl-threads.ts CDCL_COPY_ROTATION)
-    run(id, { portfolio: new CdclPortfolio(puzzle, { maxSolutions, searches: rotatedSearches(rotation), cleanup: CDCL_THREAD_CLEANUP }), deadline, budgetMs, spentMs: 0 });
+    run(id, { portfolio: new CdclPortfolio(puzzle, { maxSolutions, searches: rotatedSearches(rotation), cleanup: CDCL_CLEANUP }), deadline, budgetMs, spentMs: 0 });
   }
 });
 port.postMessage('ready');

@@ -122,7 +122,7 @@ export interface CdclOptions {
    * cells, so a puzzle's searches can share one */
   settleCache?: Uint32Array;
   /** clean-ups on a schedule that also keep low-LBD clauses (default none: the kernel's twin cleans only a full
-   * arena); the CPU threads' searches take CDCL_THREAD_CLEANUP */
+   * arena); the CPU threads' searches and the solver's kernel take CDCL_CLEANUP */
   cleanup?: LbdCleanup;
 }
 
@@ -135,13 +135,16 @@ export interface LbdCleanup {
 }
 
 /**
- * The CPU threads' clean-ups (cdcl-worker.ts): the watch chains stay shorter than a full arena's ~16,000 clauses. The
+ * The clean-ups the CPU threads' searches (cdcl-worker.ts) and the solver's kernel (lane.ts, cdcl.wgsl) take: the
+ * watch chains stay shorter than a full arena's ~16,000 clauses. The
  * 24 hardest TAAI puzzles (the 17 of the tail and 7 more past 3 s), uniqueness, one thread each alone, as given and
  * transposed and mirrored both ways (other search paths, the same hardness): 422.5 s against 531.8 s in all (as
  * given 95.9 against 146.8); keeping LBD 6 429.9 s, 14 491.5 s, glucose's halving lost (EXPERIMENTS.md, "Clean-ups
- * by LBD, on a schedule"). The whole set: all 1,000 by 134-139 s instead of 174-180 s.
+ * by LBD, on a schedule"). The whole set: all 1,000 by 134-139 s instead of 174-180 s. Paired runs on the 40 slowest in
+ * four orientations (the same search up to the first clean-up): without them 1.05-1.19x the time (EXPERIMENTS.md,
+ * "How much one draw says").
  */
-export const CDCL_THREAD_CLEANUP: LbdCleanup = { every: 8000, growth: 2000, keepLbd: 10 };
+export const CDCL_CLEANUP: LbdCleanup = { every: 8000, growth: 2000, keepLbd: 10 };
 /** a learned clause's first word: its length, and its LBD from bit 16 (CdclOptions.cleanup; else 0) */
 const LENGTH_MASK = 0xffff;
 /** a clause's first literal in 16-bit words past twice its address: its length and two chain links come first */

@@ -9,7 +9,7 @@ import type { GpuContext } from '../../gpu/context.ts';
 import type { Nonogram } from './codec.ts';
 import { gpuLimitError } from './pack.ts';
 import { BRANCH_SCORES, EARLY_BRANCH_SCORE, RESTART_AFTER, type BranchScore, type Level } from './reference.ts';
-import { CDCL_ARENA_WORDS, CDCL_REPHASE_INTERVAL, CDCL_SEARCHES, CDCL_SHARE_RING, type CdclResult, type CdclSearch, type ShareRing } from './cdcl.ts';
+import { CDCL_ARENA_WORDS, CDCL_REPHASE_INTERVAL, CDCL_SEARCHES, CDCL_SHARE_RING, type CdclResult, type CdclSearch, type LbdCleanup, type ShareRing } from './cdcl.ts';
 import { runRounds, type RoundKernel, type RoundStats } from './rounds.ts';
 
 /** lane.wgsl keeps a line in one word: lines up to 31 cells */
@@ -186,6 +186,9 @@ export interface CdclLaneOptions extends Omit<LaneOptions, 'probeCap' | 'restart
   shareRing?: ShareRing;
   /** conflicts before a search's first rephase (default CDCL_REPHASE_INTERVAL; tests make it small) */
   rephaseInterval?: number;
+  /** clean-ups of each search's arena on a schedule, keeping low-LBD clauses (default none: only a full arena is
+   * cleaned, keeping the short ones); the solver passes CDCL_CLEANUP, as its CPU threads take */
+  cleanup?: LbdCleanup;
   /** each round as packed (a test replays them on the twin: CdclRoundsTwin) */
   onPack?: RoundKernel<CdclOutcome>['onPack'];
 }
@@ -236,6 +239,12 @@ export async function cdclKernel(ctx: GpuContext, puzzles: Nonogram[], opts: Cdc
   const { lanes, slots, maxSolutions } = jobsInFlight(puzzles, opts, 64, 2, searches.length);
   const arenaWords = opts.arenaWords ?? arenaFor(slots, scratchLimit(ctx));
   const slotWords = CDCL_SLOT_FIXED + arenaWords;
+  // every 0: no clean-ups but a full arena's (cdcl.wgsl)
+  const cleanup = opts.cleanup ?? { every: 0, growth: 0, keepLbd: 0 };
+  if (opts.cleanup) {
+    const { every, growth, keepLbd } = opts.cleanup;
+    if (!(Number.isInteger(every) && every >= 1 && every < 2 ** 31 && Number.isInteger(growth) && growth >= 0 && growth < 2 ** 20 && Number.isInteger(keepLbd) && keepLbd >= 0 && keepLbd < 2 ** 16)) throw new Error(`nonogram.cdcl: a clean-up every ${every} conflicts, growing by ${growth}, keeping LBD ${keepLbd}`);
+  }
   const kernel: RoundKernel<CdclOutcome> = {
     label: 'nonogram.cdcl',
     work: 'conflicts',
@@ -244,7 +253,7 @@ export async function cdclKernel(ctx: GpuContext, puzzles: Nonogram[], opts: Cdc
     slots,
     slotWords,
     budget: opts.budget ?? 200,
-    params: (count, round) => Uint32Array.from([count, opts.conflictCap ?? 0xffffffff, maxSolutions, kernel.budget!, slotWords, arenaWords, round, 0]),
+    params: (count, round) => Uint32Array.from([count, opts.conflictCap ?? 0xffffffff, maxSolutions, kernel.budget!, slotWords, arenaWords, round, cleanup.every, cleanup.growth, cleanup.keepLbd]),
     outcome: (status, w, at, solutionsAt, found, p, ms, variant) => ({
       status,
       search: searchOfVariant(variant),
