@@ -141,7 +141,8 @@ export interface LbdCleanup {
  * transposed and mirrored both ways (other search paths, the same hardness): 422.5 s against 531.8 s in all (as
  * given 95.9 against 146.8); keeping LBD 6 429.9 s, 14 491.5 s, glucose's halving lost (EXPERIMENTS.md, "Clean-ups
  * by LBD, on a schedule"). The whole set: all 1,000 by 134-139 s instead of 174-180 s. Paired runs on the 40 slowest in
- * four orientations (the same search up to the first clean-up): without them 1.05-1.19x the time (EXPERIMENTS.md,
+ * four orientations (the same search up to the first clean-up), the machine's drift taken out: without them 1.04-1.06x
+ * the time per instance, 1.11x on those that reach a clean-up; LBD 8 or a clean-up every 6,000 lost (EXPERIMENTS.md,
  * "How much one draw says").
  */
 export const CDCL_CLEANUP: LbdCleanup = { every: 8000, growth: 2000, keepLbd: 10 };
