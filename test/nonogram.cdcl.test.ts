@@ -354,7 +354,8 @@ describe.skipIf(skipGpu)('nonogram CDCL kernel = CPU twin, step for step', () =>
       const cleanup = { every: 40, growth: 10, keepLbd: 6 };
       const run = await runWithTwin(ctx, ps, { budget: 30, joinAfter: 1, maxSolutions: 2, cleanup });
       expectSteps(ps, run);
-      // each answer came after several clean-ups (40, 90, 150, ... conflicts), and without them its search differs
+      // each answer came after several clean-ups (40, 90, 150, ... conflicts), and differs from its search's alone
+      // without them
       for (const [i, o] of run.got.entries()) {
         expect(o!.conflicts, `#${i}`).toBeGreaterThan(150);
         expect(o!.conflicts, `#${i}`).not.toBe(solveCdclCpu(ps[i], { search: o!.search }).conflicts);

@@ -827,8 +827,15 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
     colDirty = 0;
   };
 
-  /** Writes a clause at `at` (ptop: its literals' 16-bit words rounded up to words) and links its first two
-   * literals; returns its address. */
+  /** The next clause's address, its room taken: `len` literals in the kernel's words (`top`) and here (`ptop`). */
+  const claimClause = (len: number): number => {
+    const at = ptop;
+    top += 3 + len;
+    ptop += clauseWords(len);
+    return at;
+  };
+
+  /** Writes a clause at `at` (claimClause) and links its first two literals; returns its address. */
   const putClause = (at: number, from: ArrayLike<number>, len: number) => {
     if (at + clauseWords(len) > mem.length) {
       const grown = new Uint32Array(Math.min(END, Math.max(at + clauseWords(len), 2 * mem.length)));
@@ -1006,9 +1013,7 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
         }
         if (free === 1) assignLit(shared[0], FACT);
         else if (top + 3 + free <= END - 2 * (n + 3)) {
-          putClause(ptop, shared, free);
-          top += 3 + free;
-          ptop += clauseWords(free);
+          putClause(claimClause(free), shared, free);
         }
       }
       takenFrom[peer.member] = k;
@@ -1061,12 +1066,9 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
           sharedThisRound++;
         } else if (round.stats) round.stats.held++;
       }
-      const at = ptop;
-      if (learntLen > 1) {
-        top += 3 + learntLen;
-        ptop += clauseWords(learntLen);
-        res.learned++;
-      }
+      // (a unit takes no room: assertLearnt asserts it as a fact)
+      const at = learntLen > 1 ? claimClause(learntLen) : ptop;
+      if (learntLen > 1) res.learned++;
       const lbd = cleanup && learntLen > 1 ? lbdOfLearnt() : 0;
       assertLearnt(bt, at);
       // (at most n levels: it fits above the length)
