@@ -1,7 +1,7 @@
 // Builds the viewer, serves it on 127.0.0.1 and opens it in Debian's chromium with WebGPU on SwiftShader. Used by
 // test/browser.test.ts and bench/web-fps.ts. The ANGLE/Vulkan/SwiftShader flags matter: without them WebGPU still
 // computes but the canvas comes out blank in screenshots.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
 import puppeteer, { type Browser, type Page } from 'puppeteer';
@@ -42,44 +42,66 @@ export interface ViewerPage {
   close(): Promise<void>;
 }
 
-/** vite build into test-output/site, then vite's preview server on a random localhost port. */
-export async function buildAndServe(): Promise<{ server: PreviewServer; url: string }> {
-  const outDir = `${outputDir}/site`;
+/**
+ * vite build into a folder of its own under test-output (removed by `close`), then vite's preview server on a random
+ * localhost port. Its own folder: two viewers at once (the browser tests beside `bench web-fps`'s test, test files
+ * run in parallel) each emptied a shared site/ under the other's server, whose page then never loaded.
+ */
+export async function buildAndServe(): Promise<{ server: PreviewServer; url: string; close(): Promise<void> }> {
   mkdirSync(outputDir, { recursive: true });
-  await build({ root, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
-  const server = await preview({ root, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
-  const url = server.resolvedUrls?.local[0];
-  if (!url) throw new Error('vite preview gave no local URL');
-  return { server, url };
+  const outDir = mkdtempSync(`${outputDir}/site-`);
+  try {
+    await build({ root, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+    const server = await preview({ root, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
+    const url = server.resolvedUrls?.local[0];
+    if (!url) throw new Error('vite preview gave no local URL');
+    const close = async () => {
+      await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+      rmSync(outDir, { recursive: true, force: true });
+    };
+    return { server, url, close };
+  } catch (e) {
+    rmSync(outDir, { recursive: true, force: true });
+    throw e;
+  }
 }
 
 /** The viewer in chromium, on SwiftShader unless `adapter` is 'gpu' (chromium's own choice of a real GPU). */
 export async function openViewer(width = 1200, height = 800, adapter: 'swiftshader' | 'gpu' = 'swiftshader'): Promise<ViewerPage> {
-  const { server, url } = await buildAndServe();
+  const { server, url, close: closeServer } = await buildAndServe();
   const args = adapter === 'gpu' ? chromiumArgs.filter((a) => !swiftshaderArgs.includes(a)) : chromiumArgs;
-  const browser = await puppeteer.launch({ executablePath: CHROMIUM, args, defaultViewport: { width, height } });
-  const page = await browser.newPage();
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    // a warning is a fault too: e.g. the kind registry failing to load in the browser only warns
-    if (m.type() === 'error' || m.type() === 'warn') errors.push(`console.${m.type()}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => errors.push(`page error: ${(e as Error).message}`));
-  await page.goto(url, { waitUntil: 'load' });
-  await page.waitForFunction(() => window.cellsolveViewer !== undefined, { timeout: 30_000 });
-  const ready = await page.evaluate(() => window.cellsolveViewer!.ready);
-  if (!ready) throw new Error(`the viewer found no WebGPU: ${await page.$eval('#no-webgpu', (e) => e.textContent)}`);
-  return {
-    browser,
-    page,
-    server,
-    url,
-    errors,
-    close: async () => {
-      await browser.close();
-      await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
-    },
-  };
+  let browser: Browser | undefined;
+  try {
+    browser = await puppeteer.launch({ executablePath: CHROMIUM, args, defaultViewport: { width, height } });
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => {
+      // a warning is a fault too: e.g. the kind registry failing to load in the browser only warns
+      if (m.type() === 'error' || m.type() === 'warn') errors.push(`console.${m.type()}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => errors.push(`page error: ${(e as Error).message}`));
+    await page.goto(url, { waitUntil: 'load' });
+    await page.waitForFunction(() => window.cellsolveViewer !== undefined, { timeout: 30_000 });
+    const ready = await page.evaluate(() => window.cellsolveViewer!.ready);
+    if (!ready) throw new Error(`the viewer found no WebGPU: ${await page.$eval('#no-webgpu', (e) => e.textContent)}`);
+    const opened = browser;
+    return {
+      browser: opened,
+      page,
+      server,
+      url,
+      errors,
+      close: async () => {
+        await opened.close();
+        await closeServer();
+      },
+    };
+  } catch (e) {
+    // a viewer that did not open leaves no browser, server or site folder behind
+    await browser?.close();
+    await closeServer();
+    throw e;
+  }
 }
 
 /** Waits until the status text is one of `want` (or anything but running/ready/paused when want is empty). */
