@@ -4,6 +4,8 @@ export default defineConfig(({ mode }) => ({
   // relative asset URLs: the built viewer works from any folder of a static host, not only from its root
   base: './',
   build: { target: 'es2022', outDir: 'dist' },
+  // the nonogram CDCL threads are module Web Workers in the page (cdcl-threads.ts)
+  worker: { format: 'es' },
   // the viewer bundles the maze and nonogram codecs, which read PNG with pngjs: its Node build needs zlib/stream,
   // its browserified build carries them (vitest, mode 'test', keeps the Node build)
   resolve: { alias: mode === 'test' ? [] : [{ find: /^pngjs$/, replacement: 'pngjs/browser.js' }] },

@@ -287,6 +287,23 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
     expect(v.errors).toEqual([]);
   });
 
+  const taai = new URL('../../shared/data/nonogram/tournament/question/taai2011.txt', import.meta.url);
+  it.runIf(existsSync(taai))('a hard nonogram in the page goes to CDCL on Web Workers beside the GPU, as on the command line (TAAI #483: probing had not answered it in 597 s)', async () => {
+    const { page } = v;
+    // the tournament file's puzzle $483 alone: its header and 50 clue lines
+    const lines = readFileSync(taai, 'utf8').split(/\r?\n/);
+    const at = lines.findIndex((l) => l.trim() === '$483');
+    const dir = tempDir('viewer-');
+    writeFileSync(join(dir, 'taai483.txt'), `${lines.slice(at, at + 51).join('\n')}\n`);
+    await openFile(page, join(dir, 'taai483.txt'), /^nonogram: taai483\.txt/);
+    await page.click('#play');
+    // without the workers (the kernel's CDCL joins a page's search after 1,000 rounds) it took ~25 s here, and the
+    // detail named no thread; with them 3-4 s
+    expect(await waitForStatus(page, [], 60_000)).toMatch(/^(solved|multiple)$/);
+    expect(await page.$eval('#detail', (e) => e.textContent)).toContain('(CDCL on a CPU thread beside the GPU)');
+    expect(v.errors).toEqual([]);
+  });
+
   it('auto-detect opens a webpbn XML nonogram and line logic solves it', async () => {
     const { page } = v;
     const dir = tempDir('viewer-');

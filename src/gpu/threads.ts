@@ -1,4 +1,5 @@
-// Worker threads for the host's CPU work (Node only; undefined in a page). On a CPU adapter the host's thread lowers
+// Worker threads for the host's CPU work (Node's worker threads; in a page, Web Workers started by the caller:
+// webWorkerThread). On a CPU adapter the host's thread lowers
 // its own priority (node.ts yieldToCpuDriver), and Linux gives a new thread its creator's: CDCL threads started from
 // it got about a tenth of a core beside SwiftShader's (TAAI: 7 answers in 100 s where the same threads alone answer
 // ~100). So a nursery thread started before the host yields starts them (thread-nursery.mjs), and they keep the
@@ -63,10 +64,49 @@ export function startModuleThread(from: string, file: string, workerData: Record
   return startThread(boot, { ...workerData, module: new URL(['.', file].join('/'), from).href });
 }
 
-/** A worker thread's channel to the host: the port the nursery handed it, else its parentPort. */
-export function workerPort(): Pick<MessagePortLike, 'postMessage' | 'on'> {
-  const threads = nodeBuiltin<WorkerThreads>('node:worker_threads')!;
+/** What a worker thread uses of its channel to the host. */
+export interface ThreadPort {
+  postMessage(message: unknown): void;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  on(event: 'message', listener: (value: any) => void): unknown;
+}
+
+/**
+ * A worker thread's channel to the host: the port the nursery handed it, else its parentPort; in a page's Web
+ * Worker, the worker's own scope.
+ */
+export function workerPort(): ThreadPort {
+  const threads = nodeBuiltin<WorkerThreads>('node:worker_threads');
+  if (!threads) {
+    const scope = globalThis as unknown as { postMessage(m: unknown): void; addEventListener(type: 'message', f: (e: MessageEvent) => void): void };
+    return { postMessage: (m) => scope.postMessage(m), on: (_event, listener) => scope.addEventListener('message', (e) => listener(e.data)) };
+  }
   return (threads.workerData?.port as MessagePortLike | undefined) ?? threads.parentPort!;
 }
+
+/** A page's Web Worker as a HostThread (its errors as Errors). */
+export function webWorkerThread(worker: Worker): HostThread {
+  return {
+    postMessage: (message) => worker.postMessage(message),
+    on: (event, listener) =>
+      event === 'message' ? worker.addEventListener('message', (e) => listener(e.data)) : worker.addEventListener('error', (e) => listener(new Error(e.message))),
+    terminate: () => worker.terminate(),
+  };
+}
+
+/** The next task of the event loop, after the messages already queued: setImmediate, or in a page a message to itself
+ * (setTimeout(0) waits at least 4 ms once nested, a fifth of a CDCL thread's slice). */
+export const nextTask: (f: () => void) => void =
+  typeof setImmediate === 'function'
+    ? (f) => void setImmediate(f)
+    : (() => {
+        const channel = new MessageChannel();
+        const queue: (() => void)[] = [];
+        channel.port1.onmessage = () => queue.shift()?.();
+        return (f: () => void) => {
+          queue.push(f);
+          channel.port2.postMessage(null);
+        };
+      })();
 
 type MessagePortLike = InstanceType<WorkerThreads['MessagePort']>;

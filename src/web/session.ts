@@ -247,10 +247,13 @@ export class Session {
     batch.retire(this.id, 'done');
     await this.uploaded();
     this.countNow();
+    // where the answer came from, as the command line's JSON `note` says it (nonograms: CDCL on a CPU thread)
+    const note = result.extra?.note;
+    const by = typeof note === 'string' ? ` (${note})` : '';
     if (result.status === 'multiple') {
-      return { status: 'multiple', detail: `${stall}; --method ${c.method} found two solutions in ${result.ms.toFixed(0)} ms (the first is drawn), checked by the verifier`, generations: stalled.generations };
+      return { status: 'multiple', detail: `${stall}; --method ${c.method} found two solutions in ${result.ms.toFixed(0)} ms${by} (the first is drawn), checked by the verifier`, generations: stalled.generations };
     }
-    return { status: 'solved', detail: `${stall}; --method ${c.method} finished it in ${result.ms.toFixed(0)} ms, the only solution, checked by the verifier`, generations: stalled.generations };
+    return { status: 'solved', detail: `${stall}; --method ${c.method} finished it in ${result.ms.toFixed(0)} ms${by}, the only solution, checked by the verifier`, generations: stalled.generations };
   }
 
   private countRate(generations: number): void {

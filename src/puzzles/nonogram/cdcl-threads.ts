@@ -4,7 +4,7 @@
 // searches on one CPU thread (CdclPortfolio) ran ~5,000, and 1.7x that since (EXPERIMENTS.md, "CDCL on CPU
 // threads"). So the hard puzzles' serial work goes to the cores, and the GPU keeps the wide work: probing the batch.
 import { nodeBuiltin } from '../node-builtin.ts';
-import { startModuleThread, type HostThread } from '../../gpu/threads.ts';
+import { startModuleThread, webWorkerThread, type HostThread } from '../../gpu/threads.ts';
 import type { Nonogram } from './codec.ts';
 import { CDCL_SEARCHES, emptyCdclResult, rotatedSearches } from './cdcl.ts';
 import type { CdclThreadMessage, CdclThreadReply } from './cdcl-worker.ts';
@@ -26,15 +26,23 @@ export const CDCL_PUZZLES_PER_THREAD = 4;
 export const CDCL_PASS_MS = 250;
 
 /**
- * Threads for CDCL beside the GPU: none without worker threads (a page: the kernel runs CDCL there), else one per
- * core. On a CPU-emulated adapter (SwiftShader) they share the cores with the GPU's own threads: on TAAI (two cores)
+ * Threads for CDCL beside the GPU, one per core: Node's worker threads, or a page's Web Workers; none without either
+ * (the kernel runs CDCL there). On a CPU-emulated adapter (SwiftShader) they share the cores with the GPU's own threads: on TAAI (two cores)
  * one thread answered 912 by 82 s, two 926-930, three 918 (EXPERIMENTS.md, "A faster search, and
  * when to join with it").
  */
 export function defaultCdclThreads(): number {
   const os = nodeBuiltin<typeof import('node:os')>('node:os');
-  if (!os || nodeBuiltin<WorkerThreads>('node:worker_threads') === undefined) return 0;
-  return os.availableParallelism();
+  if (os && nodeBuiltin<WorkerThreads>('node:worker_threads') !== undefined) return os.availableParallelism();
+  // a page: Web Workers, one per core the browser says it has
+  return typeof Worker === 'function' ? (globalThis.navigator?.hardwareConcurrency ?? 0) : 0;
+}
+
+/** A CDCL thread: a worker thread under Node, a module Web Worker in a page (vite bundles it from the literal URL). */
+function startCdclThread(): HostThread | undefined {
+  if (nodeBuiltin<WorkerThreads>('node:worker_threads')) return startModuleThread(import.meta.url, 'cdcl-worker.ts');
+  if (typeof Worker !== 'function') return undefined;
+  return webWorkerThread(new Worker(new URL('./cdcl-worker.ts', import.meta.url), { type: 'module' }));
 }
 
 /**
@@ -172,7 +180,7 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
   }
 
   private spawn(): void {
-    const thread: Thread = { worker: startModuleThread(import.meta.url, 'cdcl-worker.ts')!, held: new Map(), broken: false };
+    const thread: Thread = { worker: startCdclThread()!, held: new Map(), broken: false };
     thread.worker.on('message', (m: 'ready' | CdclThreadReply) => {
       if (m === 'ready') return;
       const job = thread.held.get(m.id);

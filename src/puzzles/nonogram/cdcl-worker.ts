@@ -6,7 +6,7 @@
 // out once loaded.
 import type { Nonogram } from './codec.ts';
 import { CDCL_CLEANUP, CdclPortfolio, rotatedSearches, type PortfolioResult } from './cdcl.ts';
-import { workerPort } from '../../gpu/threads.ts';
+import { nextTask, workerPort } from '../../gpu/threads.ts';
 
 const port = workerPort();
 
@@ -47,15 +47,15 @@ function slice(): void {
     }
   }
   slicing = running.size > 0;
-  // setImmediate: the messages that came meanwhile are handled before the next slice
-  if (slicing) setImmediate(slice);
+  // the next task: the messages that came meanwhile are handled before the next slice
+  if (slicing) nextTask(slice);
 }
 
 function run(id: number, job: Job): void {
   running.set(id, job);
   if (!slicing) {
     slicing = true;
-    setImmediate(slice);
+    nextTask(slice);
   }
 }
 
