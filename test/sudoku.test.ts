@@ -1,7 +1,7 @@
 // Sudoku: the elimination automaton on the GPU against its CPU twin (bit for bit per generation), the in-place
 // sweeps against the twin's fixpoint, and the complete solver against the CPU solver.
 import { existsSync, readFileSync } from 'node:fs';
-import { runCliInterrupted } from './cli.helpers.ts';
+import { runCli, runCliInterrupted } from './cli.helpers.ts';
 import { describe, expect, it } from 'vitest';
 import { Batch } from '../src/engine/batch.ts';
 import { FLAG_CONTRADICTION } from '../src/engine/constants.ts';
@@ -197,6 +197,22 @@ describe.skipIf(skipGpu)('sudoku complete solver', () => {
     expect(r.stderr).toContain('interrupted: stopping after the work in flight');
     const recs = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(recs.map((x) => [x.status, x.reason])).toEqual([['solved', undefined], ['unsolved', 'interrupted']]);
+  }, 120_000);
+
+  it('ilca: Ctrl-C and --timeout stop between chunks of runs, the runs not started `interrupted` or `timeout` (a chunk was every run: 500 runs of 32,000 steps held a 5-s timeout 94 s)', async () => {
+    // 60 runs of 32,000 steps, ~15 s in one dispatch here; the chunks start with 8 runs (~2 s)
+    const input = readFileSync(new URL('../samples/sudoku/generated-9x9-25-clues.txt', import.meta.url), 'utf8');
+    const args = ['solve', 'sudoku', '--method', 'ilca', '--runs', '20', '--steps', '32000', '--json', '-'];
+    const stopped = (stdout: string) => stdout.trim().split('\n').map((l) => JSON.parse(l)).map((x) => [x.status, x.reason]);
+    const r = await runCliInterrupted(args, input, 500);
+    expect(r.sentAt, r.stderr).toBeGreaterThan(0);
+    expect([r.code, r.signal], r.stderr).toEqual([1, null]);
+    expect(stopped(r.stdout)).toContainEqual(['unsolved', 'interrupted']);
+    const t0 = performance.now();
+    const timed = runCli([...args.slice(0, -1), '--timeout', '2', '-'], input);
+    expect(performance.now() - t0, timed.stderr).toBeLessThan(12_000);
+    expect(stopped(timed.stdout)).toContainEqual(['unsolved', 'timeout']);
+    expect(timed.status).toBe(1);
   }, 120_000);
 
   it('a timeout holds when the lanes hand a puzzle to the rounds solver (an empty 25x25 ran 55 s past a 5-s one)', async () => {

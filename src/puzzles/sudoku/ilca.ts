@@ -313,6 +313,8 @@ export interface IlcaResult {
   ms: number;
   /** with `withState`: the run's last state as the CPU twin holds it (IlcaState.words) */
   state?: Uint32Array;
+  /** never run: the deadline or an abort came first (`values` empty) */
+  stopped?: true;
 }
 
 export interface IlcaGpuOptions {
@@ -322,7 +324,15 @@ export interface IlcaGpuOptions {
   chunk?: number;
   /** read the weights back too (tests: word for word against the CPU twin) */
   withState?: boolean;
+  /** no chunk starts past it (performance.now() time) or once `signal` aborts; the runs not started come back
+   * `stopped`. With either, chunks start small and grow to ~STOP_CHUNK_MS each, so a stop waits at most about that
+   * (a chunk is one dispatch: 500 runs of 32,000 steps were 92 s in one, which Ctrl-C and --timeout waited out) */
+  deadline?: number;
+  signal?: AbortSignal;
 }
+
+/** what a chunk may take when a run can be stopped (IlcaGpuOptions.deadline, signal) */
+const STOP_CHUNK_MS = 2500;
 
 export interface IlcaStats {
   dispatches: number;
@@ -422,6 +432,7 @@ async function runShape(
   const weightBytes = 4 * cells * n;
   const maxChunk = Math.max(1, Math.floor(Math.min(ctx.limits.maxStorageBufferBindingSize, 256 << 20) / weightBytes));
   const chunk = Math.min(jobs.length, opts.chunk ?? 8192, maxChunk);
+  const stoppable = opts.deadline !== undefined || opts.signal !== undefined;
   const lanesWanted = opts.lanes ?? 64;
   const stride = 1 + cells;
   const pipeline = await ilcaPipeline(ctx, p0);
@@ -446,8 +457,19 @@ async function runShape(
       layout: pipeline.getBindGroupLayout(0),
       entries: [uniform, input, weights, out, work].map((buffer, binding) => ({ binding, resource: { buffer } })),
     });
-    for (let first = 0; first < jobs.length; first += chunk) {
-      const count = Math.min(chunk, jobs.length - first);
+    // a stoppable call's chunks: two workgroups' runs first (both of SwiftShader's cores on a 2-core machine), then
+    // sized by the last one's time, never below that
+    const smallest = Math.min(chunk, 2 * WORKGROUP);
+    let size = stoppable ? smallest : chunk;
+    for (let first = 0, count = 0; first < jobs.length; first += count) {
+      if (stoppable && (opts.signal?.aborted || performance.now() >= opts.deadline!)) {
+        const ms = performance.now() - t0;
+        for (let k = first; k < jobs.length; k++) put(k, { solved: false, steps: 0, values: new Uint8Array(0), ms, stopped: true });
+        onChunk(jobs.length - first);
+        return;
+      }
+      const started = performance.now();
+      count = Math.min(size, jobs.length - first);
       device.queue.writeBuffer(uniform, 0, Uint32Array.from([count, first, params.steps, params.sr, params.capped ? 1 : 0, opts.withState ? 1 : 0, peersAt, infoAt, jobsAt, 0, 0, 0]));
       device.queue.writeBuffer(work, 0, new Uint32Array(4));
       const enc = device.createCommandEncoder({ label: 'sudoku.ilca' });
@@ -481,6 +503,10 @@ async function runShape(
         put(first + k, result);
       }
       onChunk(count);
+      if (stoppable) {
+        const took = Math.max(1, performance.now() - started);
+        size = Math.max(smallest, Math.min(chunk, Math.floor(count * Math.min(8, STOP_CHUNK_MS / took))));
+      }
     }
   } finally {
     for (const b of buffers) b.destroy();

@@ -54,15 +54,20 @@ async function solve(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: SolveOption
     const runs = Number(opts.options.runs ?? 1);
     const seed = opts.seed ?? 1;
     const jobs = puzzles.flatMap((puzzle, i) => Array.from({ length: runs }, (_, run) => ({ puzzle, seed: ilcaSeed(seed, i, run) })));
-    const r = await runIlca(ctx, jobs, params, opts.progress);
-    return puzzles.map((p, i) => {
+    const deadline = opts.timeoutMs !== undefined ? performance.now() + opts.timeoutMs : undefined;
+    const r = await runIlca(ctx, jobs, params, opts.progress, { deadline, signal: opts.signal });
+    return puzzles.map((p, i): SolveResult => {
       const mine = r.slice(i * runs, (i + 1) * runs);
       const won = mine.filter((x) => x.solved);
       const first = won[0];
-      const extra = { runs, resolved: won.length, steps: mine.map((x) => x.steps), seed, lr: params.lr, lp: params.lp, sr: params.sr };
+      const ran = mine.filter((x) => !x.stopped);
+      const extra = { runs, resolved: won.length, steps: ran.map((x) => x.steps), seed, lr: params.lr, lp: params.lp, sr: params.sr };
       const ms = Math.max(...mine.map((x) => x.ms));
       if (first) return { status: 'solved', generations: first.steps, solution: solutionString(p, first.values), extra, ms };
-      return { status: 'unsolved', reason: 'capped', generations: params.steps, extra: { ...extra, partial: solutionString(p, mine[0].values) }, ms };
+      const partial = ran.length ? { partial: solutionString(p, ran[0].values) } : {};
+      // runs the deadline or Ctrl-C kept from starting: not capped, stopped (interruptedByAbort names an abort)
+      if (ran.length < runs) return interruptedByAbort({ status: 'unsolved', reason: 'timeout', generations: Math.max(0, ...ran.map((x) => x.steps)), extra: { ...extra, ...partial }, ms }, opts);
+      return { status: 'unsolved', reason: 'capped', generations: params.steps, extra: { ...extra, ...partial }, ms };
     });
   }
   const { results } = await solveFull(ctx, puzzles, { rules, timeoutMs: opts.timeoutMs, signal: opts.signal, progress: opts.progress });
