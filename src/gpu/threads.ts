@@ -1,9 +1,8 @@
 // Worker threads for the host's CPU work (Node's worker threads; in a page, Web Workers started by the caller:
-// webWorkerThread). On a CPU adapter the host's thread lowers
-// its own priority (node.ts yieldToCpuDriver), and Linux gives a new thread its creator's: CDCL threads started from
-// it got about a tenth of a core beside SwiftShader's (TAAI: 7 answers in 100 s where the same threads alone answer
-// ~100). So a nursery thread started before the host yields starts them (thread-nursery.mjs), and they keep the
-// process's priority.
+// webWorkerThread). On a CPU adapter the host's thread lowers its own priority (node.ts yieldToCpuDriver), and Linux
+// gives a new thread its creator's: CDCL threads started from it got about a tenth of a core beside SwiftShader's
+// (TAAI: 7 answers in 100 s where the same threads alone answer ~100). So a nursery thread started before the host
+// yields starts them (thread-nursery.mjs), and they keep the process's priority.
 import { nodeBuiltin } from '../puzzles/node-builtin.ts';
 
 type WorkerThreads = typeof import('node:worker_threads');

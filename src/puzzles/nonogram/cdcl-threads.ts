@@ -27,9 +27,9 @@ export const CDCL_PASS_MS = 250;
 
 /**
  * Threads for CDCL beside the GPU, one per core: Node's worker threads, or a page's Web Workers; none without either
- * (the kernel runs CDCL there). On a CPU-emulated adapter (SwiftShader) they share the cores with the GPU's own threads: on TAAI (two cores)
- * one thread answered 912 by 82 s, two 926-930, three 918 (EXPERIMENTS.md, "A faster search, and
- * when to join with it").
+ * (the kernel runs CDCL there). On a CPU-emulated adapter (SwiftShader) they share the cores with the GPU's own
+ * threads: on TAAI (two cores) one thread answered 912 by 82 s, two 926-930, three 918 (EXPERIMENTS.md, "A faster
+ * search, and when to join with it").
  */
 export function defaultCdclThreads(): number {
   const os = nodeBuiltin<typeof import('node:os')>('node:os');

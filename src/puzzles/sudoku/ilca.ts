@@ -462,7 +462,7 @@ async function runShape(
     const smallest = Math.min(chunk, 2 * WORKGROUP);
     let size = stoppable ? smallest : chunk;
     for (let first = 0, count = 0; first < jobs.length; first += count) {
-      if (stoppable && (opts.signal?.aborted || performance.now() >= opts.deadline!)) {
+      if (opts.signal?.aborted || (opts.deadline !== undefined && performance.now() >= opts.deadline)) {
         const ms = performance.now() - t0;
         for (let k = first; k < jobs.length; k++) put(k, { solved: false, steps: 0, values: new Uint8Array(0), ms, stopped: true });
         onChunk(jobs.length - first);
