@@ -288,19 +288,32 @@ describe.skipIf(skipGpu || !haveChromium)('web viewer in chromium (WebGPU on Swi
   });
 
   const taai = new URL('../../shared/data/nonogram/tournament/question/taai2011.txt', import.meta.url);
-  it.runIf(existsSync(taai))('a hard nonogram in the page goes to CDCL on Web Workers beside the GPU, as on the command line (TAAI #483: probing had not answered it in 597 s)', async () => {
+  it.runIf(existsSync(taai))('a hard nonogram in the page goes to CDCL on Web Workers beside the GPU, as on the command line (TAAI #483: probing had not answered it in 597 s); Reset ends their search', async () => {
     const { page } = v;
     // the tournament file's puzzle $483 alone: its header and 50 clue lines
     const lines = readFileSync(taai, 'utf8').split(/\r?\n/);
-    const at = lines.findIndex((l) => l.trim() === '$483');
     const dir = tempDir('viewer-');
-    writeFileSync(join(dir, 'taai483.txt'), `${lines.slice(at, at + 51).join('\n')}\n`);
-    await openFile(page, join(dir, 'taai483.txt'), /^nonogram: taai483\.txt/);
-    await page.click('#play');
+    const open = async (k: number) => {
+      const at = lines.findIndex((l) => l.trim() === `$${k}`);
+      writeFileSync(join(dir, `taai${k}.txt`), `${lines.slice(at, at + 51).join('\n')}\n`);
+      await openFile(page, join(dir, `taai${k}.txt`), new RegExp(`^nonogram: taai${k}\\.txt`));
+      await page.click('#play');
+    };
+    await open(483);
     // without the workers (the kernel's CDCL joins a page's search after 1,000 rounds) it took ~25 s here, and the
     // detail named no thread; with them 3-4 s
     expect(await waitForStatus(page, [], 60_000)).toMatch(/^(solved|multiple)$/);
     expect(await page.$eval('#detail', (e) => e.textContent)).toContain('(CDCL on a CPU thread beside the GPU)');
+    // $510 (#509 counted from 0) takes the workers seconds: Reset ends their search too
+    await open(510);
+    await page.waitForFunction(() => document.getElementById('status')!.textContent === 'searching', { timeout: 30_000 });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // (the workers join a second into the search on SwiftShader; #509 takes them ~5 s)
+    expect(await page.$eval('#status', (e) => e.textContent)).toBe('searching');
+    const t0 = Date.now();
+    await page.click('#reset');
+    expect(await waitForStatus(page, ['ready'], 20_000)).toBe('ready');
+    expect(Date.now() - t0, 'Reset ends the search within a few rounds').toBeLessThan(15_000);
     expect(v.errors).toEqual([]);
   });
 
