@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseNonograms, pictureToPuzzle, type Nonogram } from '../src/puzzles/nonogram/codec.ts';
-import { CDCL_SEARCHES, CDCL_CLEANUP, CdclPortfolio, CdclRoundsTwin, emptyCdclResult, explainLine, lineAutomaton, lubyTerm, solveCdclCpu, solveCdclPortfolio } from '../src/puzzles/nonogram/cdcl.ts';
+import { CDCL_SEARCHES, CDCL_CLEANUP, CdclPortfolio, CdclPortfolioRace, CdclRoundsTwin, emptyCdclResult, explainLine, lineAutomaton, lubyTerm, solveCdclCpu, solveCdclPortfolio, transposedNonogram, untransposedSolution, type PortfolioResult } from '../src/puzzles/nonogram/cdcl.ts';
 import { cdclKernel, LANE_MAX_LINE, probingKernel, solveNonogramCdcl, type CdclLaneOptions, type CdclOutcome, type LaneStats } from '../src/puzzles/nonogram/lane.ts';
 import type { GpuContext } from '../src/gpu/context.ts';
 import { ANSWERS, raceRounds, type RaceHelper } from '../src/puzzles/nonogram/rounds.ts';
@@ -192,6 +192,62 @@ describe('nonogram CDCL (CPU twin) answers as the probing solver does', () => {
     for (let i = 0; i < 100 && !r; i++) r = capped.step();
     expect(r?.status).toBe('capped');
     expect(capped.joined).toBe(4);
+  });
+});
+
+describe('nonogram CDCL race with a transposed copy (the CPU threads\' search)', () => {
+  it('a puzzle transposed has its solutions transposed, givens too; untransposedSolution brings them back', () => {
+    for (const p of edgeCases()) {
+      const t = transposedNonogram(p);
+      const where = `${p.width}x${p.height} ${p.rows.join('/')}`;
+      expect([t.width, t.height], where).toEqual([p.height, p.width]);
+      const want = solveCpu(p);
+      const got = solveCpu(t);
+      expect(got.status, where).toBe(want.status);
+      if (want.status === 'solved') expect(untransposedSolution(p, got.solution!), where).toBe(want.solution);
+      for (const s of [got.solution, got.solution2]) if (s) expect(verify(p, untransposedSolution(p, s)), where).toBe(true);
+    }
+    // a 2x3 by hand: rows of the transposed puzzle are the columns
+    expect(untransposedSolution({ width: 3, height: 2, rows: [], columns: [] }, '101100')).toBe('110010');
+  });
+
+  /** A race to its answer (turns of `turn` conflicts), as a thread runs it. */
+  const race = (p: Nonogram, copyAfter: number, turn = 3, extra = {}): PortfolioResult => {
+    const r = new CdclPortfolioRace(p, { turn, copyAfter, ...extra });
+    for (;;) {
+      const got = r.step();
+      if (got) return got;
+    }
+  };
+
+  it('the copy joins at once or late: the probing solver\'s statuses, verified solutions in the puzzle\'s own orientation, some from the copy', () => {
+    let fromCopy = 0;
+    for (const p of edgeCases()) {
+      const want = solveCpu(p);
+      const where = `${p.width}x${p.height} ${p.rows.join('/')}`;
+      for (const copyAfter of [0, 40]) {
+        const got = race(p, copyAfter);
+        expect(got.status, where).toBe(want.status);
+        if (want.status === 'solved') expect(got.solutions, where).toEqual([want.solution]);
+        if (want.status === 'multiple') expect(new Set(got.solutions).size, where).toBe(2);
+        for (const s of got.solutions) expect(verify(p, s), where).toBe(true);
+        if (got.transposed) fromCopy++;
+      }
+    }
+    expect(fromCopy, 'answers the transposed copy gave').toBeGreaterThan(0);
+  });
+
+  it('before the copy joins it is the portfolio itself; every search capped on both sides: capped; a stop between turns: suspended', () => {
+    const hard = randomPicture(25, 25, 4242, 50);
+    const alone = solveCdclPortfolio(hard, { turn: 3 });
+    const late = race(hard, alone.conflicts * 100);
+    expect(late).toMatchObject({ status: alone.status, conflicts: alone.conflicts, member: alone.member, solutions: alone.solutions });
+    expect(late.transposed).toBeUndefined();
+    // every search capped on both sides: capped; a stop between turns says suspended
+    expect(race(hard, 0, 3, { conflictCap: 5 }).status).toBe('capped');
+    const r = new CdclPortfolioRace(hard, { turn: 3, copyAfter: 0 });
+    for (let i = 0; i < 6; i++) r.step();
+    expect(r.stopped().status).toBe('suspended');
   });
 });
 

@@ -1,11 +1,11 @@
 // Conflict-driven search on a CPU thread beside the GPU (cdcl-threads.ts): the thread holds a few puzzles and gives
-// each a turn of its searches in rotation (CdclPortfolio.step), so a puzzle that needs minutes does not hold back one
+// each a turn of its searches in rotation (CdclPortfolioRace.step), so a puzzle that needs minutes does not hold back one
 // that needs a second. A puzzle runs until its pass's budget of the thread's time is spent, then comes back with
 // `budget` set and waits here, its searches kept, until the host resumes it (or drops it). Between slices of
 // SLICE_MS the thread returns to its event loop, where new puzzles, resumes and drops arrive as messages. 'ready'
 // out once loaded.
 import type { Nonogram } from './codec.ts';
-import { CDCL_CLEANUP, CdclPortfolio, rotatedSearches, type PortfolioResult } from './cdcl.ts';
+import { CDCL_CLEANUP, CdclPortfolioRace, rotatedSearches, type PortfolioResult } from './cdcl.ts';
 import { nextTask, workerPort } from '../../gpu/threads.ts';
 
 const port = workerPort();
@@ -21,7 +21,7 @@ export type CdclThreadReply = { id: number; result: PortfolioResult; spentMs: nu
 const SLICE_MS = 20;
 
 const now = () => performance.timeOrigin + performance.now();
-type Job = { portfolio: CdclPortfolio; deadline: number; budgetMs: number; spentMs: number };
+type Job = { portfolio: CdclPortfolioRace; deadline: number; budgetMs: number; spentMs: number };
 const running = new Map<number, Job>();
 const paused = new Map<number, Job>();
 let slicing = false;
@@ -70,8 +70,9 @@ port.on('message', (m: CdclThreadMessage) => {
     run(m[1], { ...job, budgetMs: m[2], spentMs: 0 });
   } else {
     const { id, puzzle, maxSolutions, deadline, budgetMs, rotation } = m[1];
-    // a second copy's searches in another order (cdcl-threads.ts CDCL_COPY_ROTATION)
-    run(id, { portfolio: new CdclPortfolio(puzzle, { maxSolutions, searches: rotatedSearches(rotation), cleanup: CDCL_CLEANUP }), deadline, budgetMs, spentMs: 0 });
+    // a second copy's searches in another order (cdcl-threads.ts CDCL_COPY_ROTATION); on the hard ones a copy of the
+    // puzzle transposed joins (cdcl.ts TRANSPOSED_COPY_AFTER)
+    run(id, { portfolio: new CdclPortfolioRace(puzzle, { maxSolutions, searches: rotatedSearches(rotation), cleanup: CDCL_CLEANUP }), deadline, budgetMs, spentMs: 0 });
   }
 });
 port.postMessage('ready');

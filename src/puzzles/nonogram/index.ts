@@ -22,6 +22,8 @@ function toResult(r: NonogramResult): SolveResult {
   if (r.branchScore) extra.branchScore = r.branchScore;
   if (r.search === 'cdcl') Object.assign(extra, { conflicts: r.conflicts, decisions: r.decisions, learned: r.learned, decayShift: r.decayShift, filledFirst: r.filledFirst, rootProbing: r.rootProbing, targetPhases: r.targetPhases });
   if (r.cpuThread) extra.note = 'CDCL on a CPU thread beside the GPU';
+  // (the thread's copy of the puzzle transposed answered: cdcl.ts CdclPortfolioRace)
+  if (r.transposed) extra.transposed = true;
   if (r.unique === false) extra.unique = false;
   if (r.status === 'unsolved' && r.cells) extra.partial = partialOf(r.cells);
   return { status: r.status, generations: r.generations, solution: r.solution, solution2: r.solution2, reason: r.reason, extra, ms: r.ms };

@@ -172,6 +172,8 @@ export type CdclOutcome = Omit<CdclResult, 'status'> & {
   ms: number;
   /** run on a CPU thread beside the GPU (cdcl-threads.ts), not by the kernel */
   cpuThread?: boolean;
+  /** answered by the thread's copy of the puzzle transposed (cdcl.ts CdclPortfolioRace) */
+  transposed?: boolean;
 };
 
 export interface CdclLaneOptions extends Omit<LaneOptions, 'probeCap' | 'restartAfter' | 'scores' | 'firstDepth' | 'onOutcome'> {

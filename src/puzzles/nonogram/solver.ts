@@ -97,6 +97,8 @@ export interface NonogramResult {
   targetPhases?: boolean;
   /** CDCL answered on a CPU thread beside the GPU (cdcl-threads.ts) */
   cpuThread?: boolean;
+  /** that thread's copy of the puzzle transposed answered (cdcl.ts CdclPortfolioRace) */
+  transposed?: boolean;
   /** solved: the solution is proven to be the only one (false: not proven, the search stopped at it: maxSolutions 1) */
   unique?: boolean;
   /** for unsolved/contradiction under `line`: the cells line logic decided (0 unknown, 1 filled, 2 empty) */
@@ -382,6 +384,7 @@ function cdclResult(o: CdclOutcome, maxSolutions: number): NonogramResult {
     rootProbing: o.search.rootProbing,
     targetPhases: o.search.targetPhases,
     cpuThread: o.cpuThread,
+    transposed: o.transposed,
     ms: o.ms,
   };
 }
