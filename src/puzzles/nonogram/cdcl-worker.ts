@@ -1,6 +1,6 @@
 // Conflict-driven search on a CPU thread beside the GPU (cdcl-threads.ts): the thread holds a few puzzles and gives
-// each a turn of its searches in rotation (CdclPortfolioRace.step), so a puzzle that needs minutes does not hold back one
-// that needs a second. A puzzle runs until its pass's budget of the thread's time is spent, then comes back with
+// each a turn of its searches in rotation (CdclPortfolioRace.step), so a puzzle that needs minutes does not hold back
+// one that needs a second. A puzzle runs until its pass's budget of the thread's time is spent, then comes back with
 // `budget` set and waits here, its searches kept, until the host resumes it (or drops it). Between slices of
 // SLICE_MS the thread returns to its event loop, where new puzzles, resumes and drops arrive as messages. 'ready'
 // out once loaded.
