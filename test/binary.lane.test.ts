@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { cellsToString, UNKNOWN, type BinaryPuzzle } from '../src/puzzles/binary/codec.ts';
 import { generatePuzzle, randomSolution, rng } from '../src/puzzles/binary/generate.ts';
-import { solveFullLanes } from '../src/puzzles/binary/lane.ts';
+import { runLanes, solveFullLanes } from '../src/puzzles/binary/lane.ts';
 import { solveFull } from '../src/puzzles/binary/solver.ts';
 import { checkSolution } from '../src/puzzles/binary/reference.ts';
 import { BinarySearch, countSolutions, gradeCpu } from '../src/puzzles/binary/search.ts';
@@ -110,6 +110,24 @@ describe.skipIf(skipGpu)('binary full solver in lanes', () => {
     });
   });
 
+  it('open grids: nodes over a quarter unknown branch after probes in a row that fix nothing, lines\' counts pick the first way', async () => {
+    // empty 24x24 and 28x28 grids took over 300,000 fixpoint runs with a whole sweep at every node (each unsolved at
+    // a 10-s timeout), some 28x28 still did with the open-node rule alone (the hashed first ways); now ~100,000 and
+    // ~120,000: the root's sweep, the probes that fix cells, and 64 fruitless ones per node
+    const random = rng(7);
+    const open = (n: number): BinaryPuzzle => ({ width: n, height: n, cells: new Uint8Array(n * n).fill(UNKNOWN), distinct: true });
+    const sketch = randomSolution(28, 28, true, random);
+    const puzzles = [open(24), open(28), { ...open(28), distinct: false }, { ...open(28), cells: sketch.map((v) => (random() < 0.1 ? v : UNKNOWN)) }];
+    await withDevice(async (ctx) => {
+      const out = await runLanes(ctx, puzzles, { nodeCap: 200_000 });
+      out.forEach((o, i) => {
+        expect(o.status, `#${i} ${puzzles[i].width}x${puzzles[i].height}`).toBe('multiple');
+        expect(o.solutions[0]).not.toEqual(o.solutions[1]);
+        for (const s of o.solutions) expect(checkSolution(puzzles[i], cellsToString(s))).toBeNull();
+      });
+    });
+  });
+
   it('grids with few givens: two solutions in the lanes (restarts; an empty 16x16 ran a minute without)', async () => {
     const random = rng(5);
     const puzzles: BinaryPuzzle[] = [16, 20].map((n) => ({ width: n, height: n, cells: new Uint8Array(n * n).fill(UNKNOWN), distinct: true }));
@@ -127,13 +145,15 @@ describe.skipIf(skipGpu)('binary full solver in lanes', () => {
         for (const s of [r.solution!, r.solution2!]) expect(checkSolution(p, s)).toBeNull();
       });
       // the batch path (grids past 32x32, --lanes off) searches depth-first with the same restarts: an empty 16x16
-      // there grew its tree in breadth until the deadline
-      const open = [puzzles[0], { ...puzzles[0], width: 8, height: 32, distinct: false }];
-      const batch = await solveFull(ctx, open, { timeoutMs: 20_000 });
+      // there grew its tree in breadth until the deadline; and with the same open-node rule and first ways: an empty
+      // 20x20 took 178,281 probes with a whole sweep at every node and the run's order, 85,776 with them
+      const open = [puzzles[1], { ...puzzles[0], width: 8, height: 32, distinct: false }];
+      const batch = await solveFull(ctx, open, { timeoutMs: 60_000 });
       batch.results.forEach((r, i) => {
         expect(r.status, `batch path #${i}`).toBe('multiple');
         for (const s of [r.solution!, r.solution2!]) expect(checkSolution(open[i], s)).toBeNull();
       });
+      expect(batch.results[0].extra!.probes).toBeLessThan(120_000);
     });
   });
 });

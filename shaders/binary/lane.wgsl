@@ -21,6 +21,8 @@ struct Params {
   nodeCap: u32,
   // branch points of a search's first run; each restart doubles it
   restartBranches: u32,
+  // probes in a row that fix nothing after which a node over a quarter unknown branches (0: sweeps run whole)
+  openProbes: u32,
 }
 
 // input: one record offset per puzzle; record: width, height, Rule 3 (0/1), result offset, then rows [known, value]
@@ -293,9 +295,25 @@ var<private> haveBest: bool;
 var<private> bestScore: u32;
 var<private> branchX: u32;
 var<private> branchY: u32;
+// cells this node has probed since its last fix or its start (a new sweep goes on counting)
+var<private> fruitless: u32;
 
 fn stack_at(d: u32) -> u32 {
   return (laneId * params.depthCap + d) * STACK_WORDS;
+}
+
+// A node below the root that is over a quarter unknown branches once params.openProbes probes in a row have fixed
+// nothing, on the best cell so far (solver.ts OPEN_NODE_PROBES: why, and what it measured). Probes that fix cells
+// reset the count, so a constrained node probes on while probing pays.
+fn open_node_probed() -> bool {
+  if (params.openProbes == 0u || rootNode || fruitless < params.openProbes) {
+    return false;
+  }
+  var known = 0u;
+  for (var y = 0u; y < gH; y++) {
+    known += countOneBits(nodeK[y]);
+  }
+  return 4u * (gW * gH - known) > gW * gH;
 }
 
 fn begin_sweep() {
@@ -373,6 +391,19 @@ fn hashed_way() -> u32 {
   return h & 1u;
 }
 
+// The way a branch point tries first: the value its row and column together still need more of, on a tie 0 in the
+// first run and a hashed way in later ones (solver.ts firstWay: why, and what it measured).
+fn first_way() -> u32 {
+  let rowOnes = countOneBits(nodeK[branchY] & nodeV[branchY]);
+  let colOnes = countOneBits(nodeCK[branchX] & nodeCV[branchX]);
+  let ones = rowOnes + colOnes;
+  let zeros = countOneBits(nodeK[branchY]) + countOneBits(nodeCK[branchX]) - ones;
+  if (ones != zeros) {
+    return select(0u, 1u, ones < zeros);
+  }
+  return select(0u, hashed_way(), run > 0u);
+}
+
 // a new run of the private grid (set up by the caller) in this state
 fn start(s: u32) {
   state = s;
@@ -389,7 +420,8 @@ fn next_probe() {
   }
   loop {
     let p = pick_cell();
-    if (p.ok) {
+    if (p.ok && !open_node_probed()) {
+      fruitless += 1u;
       probed[p.y] |= 1u << p.x;
       probeX = p.x;
       probeY = p.y;
@@ -419,8 +451,9 @@ fn next_probe() {
     finish(STATUS_DEPTH);
     return;
   }
-  let now = select(0u, hashed_way(), run > 0u);
+  let now = first_way();
   counts.branches += 1u;
+  fruitless = 0u;
   let at = stack_at(depth);
   for (var i = 0u; i < gH; i++) {
     let bit = select(0u, 1u << branchX, i == branchY);
@@ -441,6 +474,7 @@ fn pop_node() {
     return;
   }
   depth -= 1u;
+  fruitless = 0u;
   let at = stack_at(depth);
   for (var i = 0u; i < gH; i++) {
     rowK[i] = scratch[at + 2u * i];
@@ -455,6 +489,7 @@ fn pop_node() {
 fn node_grew() {
   save_node();
   fixedInSweep = true;
+  fruitless = 0u;
   then = THEN_PROBE;
 }
 

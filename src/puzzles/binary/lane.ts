@@ -8,7 +8,7 @@ import type { SolveResult } from '../types.ts';
 import { cellsToString, type BinaryPuzzle } from './codec.ts';
 import { checkSolution } from './reference.ts';
 import { RESTART_BRANCHES } from './search.ts';
-import { isSmall, solveFull, type FullOptions, type FullStats } from './solver.ts';
+import { isSmall, OPEN_NODE_PROBES, solveFull, type FullOptions, type FullStats } from './solver.ts';
 
 /** words before a puzzle's two solutions in the result buffer (lane.wgsl RESULT_HEADER) */
 const RESULT_HEADER = 8;
@@ -29,6 +29,9 @@ export interface LaneOptions {
   nodeCap?: number;
   /** puzzles per dispatch (and readback) */
   chunk?: number;
+  /** probes in a row that fix nothing after which a node over a quarter unknown branches (lane.wgsl
+   * open_node_probed; default OPEN_NODE_PROBES; 0: every node sweeps whole) */
+  openProbes?: number;
   /** an abort (Ctrl-C): no more dispatches (a lane's search is not stopped within one); the puzzles not run are left
    * out of the outcomes */
   signal?: AbortSignal;
@@ -121,7 +124,7 @@ export async function runLanes(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: L
     pipeline: await lanePipeline(ctx),
     lanes,
     scratchBytes: 4 * lanes * depthCap * STACK_WORDS,
-    paramsBytes: 16,
+    paramsBytes: 32,
     jobs: puzzles.length,
     chunk: opts.chunk ?? Math.max(256, Math.min(4096, Math.ceil(puzzles.length / 4))),
     onDispatch,
@@ -155,7 +158,7 @@ export async function runLanes(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: L
         }
         at += 4 + 2 * p.height;
       }
-      return { input: words, resultWords, params: Uint32Array.from([count, depthCap, opts.nodeCap ?? 200_000, RESTART_BRANCHES]) };
+      return { input: words, resultWords, params: Uint32Array.from([count, depthCap, opts.nodeCap ?? 200_000, RESTART_BRANCHES, opts.openProbes ?? OPEN_NODE_PROBES, 0, 0, 0]) };
     },
     unpack: (first, count, r) => {
       const ms = performance.now() - t0;

@@ -268,6 +268,37 @@ export function automatonResult(p: BinaryPuzzle, r: AutomatonRun, extra: Record<
 // ---------------------------------------------------------------------------------------------------------------
 // --method full
 
+/**
+ * Probes in a row without a fix after which a node below the root, over a quarter unknown, branches on the best
+ * cell so far (the batch path here, lane.wgsl open_node_probed in the lanes). Why: on grids with few givens a whole
+ * sweep at every node (~2 probes per unknown cell) fixed next to nothing and was most of the work. Probes that fix
+ * cells reset the count, so a constrained node probes on while probing pays. The lanes, one call per grid, 30-s
+ * timeout (2026-11-29): an empty 24x24 15 s -> 1.9 s, 28x28 to 32x32 unsolved -> 2.5-3.5 s. 32 in a row cost a
+ * unique 16x16 (40 generated puzzles that need branching) 30 -> 1,611 branch points; 64 left those 40 as they were.
+ */
+export const OPEN_NODE_PROBES = 64;
+
+/**
+ * The way to try first at a branch point: the value the cell's row and column together still need more of (each
+ * line holds as many 0s as 1s), undefined on a tie (the run's order decides; lane.wgsl first_way). Why: the search
+ * fills the grid from the top, and a way taken against the lines' counts dooms a column far below, found only near
+ * the bottom: empty 28x28 grids took over 300,000 fixpoint runs in the lanes at half their job positions (the hashed
+ * ways), 66,000-74,000 at every one with this order.
+ */
+export function firstWay(p: BinaryPuzzle, cells: Uint8Array, cell: number): number | undefined {
+  const x = cell % p.width;
+  const y = (cell - x) / p.width;
+  let ones = 0;
+  let zeros = 0;
+  const count = (v: number) => {
+    if (v === 1) ones++;
+    else if (v === 0) zeros++;
+  };
+  for (let i = 0; i < p.width; i++) count(cells[y * p.width + i]);
+  for (let j = 0; j < p.height; j++) count(cells[j * p.width + x]);
+  return ones === zeros ? undefined : ones < zeros ? 1 : 0;
+}
+
 export interface FullOptions extends RunOpts {
   /**
    * unknown cells probed in a node's first round (two copies each); a round that fixes nothing doubles it for the
@@ -337,6 +368,8 @@ interface SearchNode {
   fixedInSweep: boolean;
   /** cells to probe in the node's next round */
   roundSize: number;
+  /** cells probed since the node's last fix (or its start): OPEN_NODE_PROBES */
+  fruitless: number;
   /** the most informative probe since then: the cell to branch on when probing stalls */
   best: { cell: number; score: number; states: [Uint8Array, Uint8Array] } | null;
 }
@@ -552,7 +585,9 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     // cell (a score in the comparator costs more than the rest of the round on the host).
     const unknown: number[] = [];
     const scores = scratch(2, cells.length);
+    let open = 0;
     for (let i = 0, y = 0, x = 0; i < cells.length; i++) {
+      if (cells[i] === UNKNOWN) open++;
       if (cells[i] === UNKNOWN && node.probed[i] < 2) {
         const near = known(x + 1, y) + known(x - 1, y) + known(x, y + 1) + known(x, y - 1) + known(x + 2, y) + known(x - 2, y) + known(x, y + 2) + known(x, y - 2);
         scores[i] = -64 * Math.min(scarce(y), scarce(h + x)) + near;
@@ -563,6 +598,8 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
         y++;
       }
     }
+    // an open node below the root that probing has not paid on lately branches (lane.wgsl open_node_probed)
+    if (!node.root && node.best && node.fruitless >= OPEN_NODE_PROBES && 4 * open > cells.length) return branch(node);
     if (unknown.length === 0) {
       if (!node.fixedInSweep) return branch(node);
       node.fixedInSweep = false;
@@ -587,6 +624,7 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
       else if (first >= 0) ways = [first];
       else ways = [0, 1];
       node.probed[cell] = node.probed[cell] === 1 || ways.length === 2 ? 2 : 1;
+      node.fruitless++;
       round.results.set(cell, [undefined, undefined]);
       for (const value of ways) {
         // the node's cells with this one set: written into the pack as it is made (no copy per probe)
@@ -618,8 +656,8 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
       return branch(job.root!);
     }
     job.branches++;
-    const first = job.order && job.order() < 0.5 ? 1 : 0;
-    const child = (cells: Uint8Array): SearchNode => ({ job, cells, root: false, probed: new Uint8Array(cells.length), half: new Map(), fixedInSweep: false, best: null, roundSize: firstRound });
+    const first = firstWay(job.puzzle, node.cells, best.cell) ?? (job.order && job.order() < 0.5 ? 1 : 0);
+    const child = (cells: Uint8Array): SearchNode => ({ job, cells, root: false, probed: new Uint8Array(cells.length), half: new Map(), fixedInSweep: false, best: null, roundSize: firstRound, fruitless: 0 });
     // the two probe ends are fixpoints already: probing goes on from them
     job.pending.push(child(best.states[1 - first]));
     runNode(child(best.states[first]), 4);
@@ -710,6 +748,7 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     if (progress) {
       node.cells = base.slice();
       node.fixedInSweep = true;
+      node.fruitless = 0;
       node.roundSize = firstRound;
       runNode(node, 3);
     } else {
@@ -750,7 +789,7 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
 
   for (const job of jobs) {
     if (job.puzzle.cells.length === 0) finish(job, { status: 'solved', solution: '' });
-    else runNode({ job, cells: job.puzzle.cells.slice(), root: true, probed: new Uint8Array(job.puzzle.cells.length), half: new Map(), fixedInSweep: false, best: null, roundSize: firstRound }, 1);
+    else runNode({ job, cells: job.puzzle.cells.slice(), root: true, probed: new Uint8Array(job.puzzle.cells.length), half: new Map(), fixedInSweep: false, best: null, roundSize: firstRound, fruitless: 0 }, 1);
   }
   placeMade();
 
