@@ -6,6 +6,8 @@
 // - --with sgt: the table of ../shared/data/binary/sgt per file: every puzzle solved by `full` and checked against
 //   the given solution; % solved by the thesis automaton and by our automaton without probing, their generations,
 //   the thesis level histogram (from `full`);
+// - --with open: grids with few givens (empty, and a tenth of a random solution given), 16x16 to 32x32, one call
+//   each to two solutions with a 30-s deadline, beside the CPU solver with a branch cap (`multiple` needs both);
 // - --with levels: the thesis automaton's generation counts on generated 10x10 puzzles of levels 1 and 2, to put
 //   beside the thesis' figures (4.3: 7-9 for level 1, 50-150 on average for level 2, 63 for its example).
 // Generating 14x14 puzzles costs the CPU ~1.5 s each at level 4, so the batch is 10,000 / 16 generated puzzles,
@@ -14,7 +16,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { GpuContext } from '../src/gpu/context.ts';
 import { cellsToString, formatGameId, parseBinary, parseGameId, stringToCells, UNKNOWN, type BinaryPuzzle } from '../src/puzzles/binary/codec.ts';
-import { generatePuzzle, rng } from '../src/puzzles/binary/generate.ts';
+import { generatePuzzle, randomSolution, rng } from '../src/puzzles/binary/generate.ts';
 import { checkSolution } from '../src/puzzles/binary/reference.ts';
 import { BinarySearch } from '../src/puzzles/binary/search.ts';
 import { solveFullLanes } from '../src/puzzles/binary/lane.ts';
@@ -93,7 +95,7 @@ export const options: OptionSpec[] = [
   { name: 'size', value: 'N', number: { whole: true, min: 2 }, help: 'grid size of the batch (default 14)' },
   { name: 'seed', value: 'S', number: { whole: true, min: 0 }, help: 'seed of the generated batch (default 1)' },
   { name: 'lanes', value: 'L', choices: ['on', 'off'], help: 'full on the lanes (default) or the batch path' },
-  { name: 'with', value: 'sgt,levels', help: 'extra cases: the STPPC tables, the thesis levels' },
+  { name: 'with', value: 'sgt,levels,open', help: 'extra cases: the STPPC tables, the thesis levels, grids with few givens' },
   { name: 'level-count', value: 'N', number: { whole: true, min: 1 }, help: 'puzzles per level for --with levels (default 100)' },
 ];
 
@@ -203,6 +205,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
 
   if (extra.includes('sgt')) await sgtTable(ctx, report);
   if (extra.includes('levels')) await thesisLevels(ctx, report, Number(o['level-count'] ?? 100));
+  if (extra.includes('open')) await openGrids(ctx, report);
   report.save();
 }
 
@@ -253,6 +256,41 @@ async function sgtTable(ctx: GpuContext, report: BenchReport): Promise<void> {
         ['levels', levels.join('/')],
       ],
     );
+  }
+  process.stdout.write('\n' + rows.join('\n') + '\n\n');
+}
+
+/**
+ * Grids with few givens, one call each (as a user solving one grid runs it): the lanes (past their node cap, the
+ * batch path) to two solutions with a 30-s deadline, beside the CPU search capped at 20,000 branch points.
+ */
+async function openGrids(ctx: GpuContext, report: BenchReport): Promise<void> {
+  const random = rng(29);
+  const rows = ['| grid | full: status | s | branches | CPU search: status | s | branches |', '|---|---|---|---|---|---|---|'];
+  for (const n of [16, 20, 24, 28, 30, 32]) {
+    for (const given of [0, 0.1]) {
+      const solution = randomSolution(n, n, true, random);
+      const puzzle: BinaryPuzzle = { width: n, height: n, cells: solution.map((v) => (random() < given ? v : UNKNOWN)), distinct: true };
+      const name = `${n}x${n} ${given ? `${given * 100}% given` : 'empty'}`;
+      const t0 = performance.now();
+      const { results } = await solveFullLanes(ctx, [puzzle], { timeoutMs: 30_000 });
+      const gpuSeconds = (performance.now() - t0) / 1000;
+      const r = results[0];
+      for (const s of [r.solution, r.solution2]) if (s && checkSolution(puzzle, s)) throw new Error(`open ${name}: a solution breaks a rule`);
+      const t1 = performance.now();
+      const cpu = new BinarySearch(puzzle).solve(2, 20_000);
+      const cpuSeconds = (performance.now() - t1) / 1000;
+      const cpuStatus = !cpu ? 'capped' : cpu.count === 2 ? 'multiple' : cpu.count === 1 ? 'solved' : 'contradiction';
+      rows.push(`| ${name} | ${r.status} | ${gpuSeconds.toFixed(2)} | ${r.extra?.branches ?? '-'} | ${cpuStatus} | ${cpuSeconds.toFixed(2)} | ${cpu?.branches ?? '20,000+'} |`);
+      report.add(
+        { case: `open-${n}x${n}-${given ? 'tenth' : 'empty'}`, status: r.status, seconds: gpuSeconds, branches: r.extra?.branches, cpuStatus, cpuSeconds, cpuBranches: cpu?.branches ?? null },
+        [
+          ['full', `${r.status} ${gpuSeconds.toFixed(2)} s`],
+          ['CPU search', `${cpuStatus} ${cpuSeconds.toFixed(2)} s`],
+          ['GPU/CPU time', `${(cpuSeconds / gpuSeconds).toFixed(2)}x`],
+        ],
+      );
+    }
   }
   process.stdout.write('\n' + rows.join('\n') + '\n\n');
 }

@@ -115,8 +115,10 @@ describe('cellsolve binary', () => {
   });
 
   it.skipIf(skipGpu)('Ctrl-C prints every puzzle, the answered ones as answered and the others unsolved `interrupted` (exit 1); it killed the process with no output', async () => {
-    // the blog's 6x6 and an empty 30x30, which runs for seconds in the lanes (and on in the batch path after them)
-    const input = '.01...\n0.10..\n11.0..\n.1..0.\n...0..\n1..1.0\n\n' + `${'.'.repeat(30)}\n`.repeat(30);
+    // the blog's 6x6 and an empty 34x34, which runs on the batch path (past the lanes' 32x32) for minutes; an empty
+    // 30x30, used here until the lanes' open-node rule, now ends in the lanes within seconds (as a lane's dispatch
+    // goes to its end, Ctrl-C then printed it answered)
+    const input = '.01...\n0.10..\n11.0..\n.1..0.\n...0..\n1..1.0\n\n' + `${'.'.repeat(34)}\n`.repeat(34);
     // (--method ca stalls on it at once: no run to stop)
     for (const args of [[], ['--lanes', 'off']]) {
       const r = await runCliInterrupted(['solve', 'binary', '--json', ...args, '-'], input, 1500);
