@@ -16,7 +16,7 @@ import type { SolveResult } from '../types.ts';
 import { cellsToString, UNKNOWN, type BinaryPuzzle } from './codec.ts';
 import { packCa, unpackCa, wordsPerRow } from './pack.ts';
 import { rng } from '../random.ts';
-import { RESTART_BRANCHES } from './search.ts';
+import { firstWay, RESTART_BRANCHES } from './search.ts';
 import { LEVEL_METHODS, METHODS_ALL, checkSolution, thesisCells, thesisInit, thesisLastChange, THESIS_AGE_MAX } from './reference.ts';
 
 export const caRule: Rule = {
@@ -277,27 +277,6 @@ export function automatonResult(p: BinaryPuzzle, r: AutomatonRun, extra: Record<
  * unique 16x16 (40 generated puzzles that need branching) 30 -> 1,611 branch points; 64 left those 40 as they were.
  */
 export const OPEN_NODE_PROBES = 64;
-
-/**
- * The way to try first at a branch point: the value the cell's row and column together still need more of (each
- * line holds as many 0s as 1s), undefined on a tie (the run's order decides; lane.wgsl first_way). Why: the search
- * fills the grid from the top, and a way taken against the lines' counts dooms a column far below, found only near
- * the bottom: empty 28x28 grids took over 300,000 fixpoint runs in the lanes at half their job positions (the hashed
- * ways), 66,000-74,000 at every one with this order.
- */
-export function firstWay(p: BinaryPuzzle, cells: Uint8Array, cell: number): number | undefined {
-  const x = cell % p.width;
-  const y = (cell - x) / p.width;
-  let ones = 0;
-  let zeros = 0;
-  const count = (v: number) => {
-    if (v === 1) ones++;
-    else if (v === 0) zeros++;
-  };
-  for (let i = 0; i < p.width; i++) count(cells[y * p.width + i]);
-  for (let j = 0; j < p.height; j++) count(cells[j * p.width + x]);
-  return ones === zeros ? undefined : ones < zeros ? 1 : 0;
-}
 
 export interface FullOptions extends RunOpts {
   /**
@@ -656,7 +635,7 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
       return branch(job.root!);
     }
     job.branches++;
-    const first = firstWay(job.puzzle, node.cells, best.cell) ?? (job.order && job.order() < 0.5 ? 1 : 0);
+    const first = firstWay(job.puzzle.width, job.puzzle.height, node.cells, best.cell) ?? (job.order && job.order() < 0.5 ? 1 : 0);
     const child = (cells: Uint8Array): SearchNode => ({ job, cells, root: false, probed: new Uint8Array(cells.length), half: new Map(), fixedInSweep: false, best: null, roundSize: firstRound, fruitless: 0 });
     // the two probe ends are fixpoints already: probing goes on from them
     job.pending.push(child(best.states[1 - first]));
