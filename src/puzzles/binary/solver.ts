@@ -272,9 +272,10 @@ export function automatonResult(p: BinaryPuzzle, r: AutomatonRun, extra: Record<
  * Probes in a row without a fix after which a node below the root, over a quarter unknown, branches on the best
  * cell so far (the batch path here, lane.wgsl open_node_probed in the lanes). Why: on grids with few givens a whole
  * sweep at every node (~2 probes per unknown cell) fixed next to nothing and was most of the work. Probes that fix
- * cells reset the count, so a constrained node probes on while probing pays. The lanes, one call per grid, 30-s
- * timeout (2026-11-29): an empty 24x24 15 s -> 1.9 s, 28x28 to 32x32 unsolved -> 2.5-3.5 s. 32 in a row cost a
- * unique 16x16 (40 generated puzzles that need branching) 30 -> 1,611 branch points; 64 left those 40 as they were.
+ * cells reset the count, so a constrained node probes on while probing pays. The lanes, one call per grid, with
+ * firstWay (2026-11-29): empty 24x24 15 s -> 3.7 s, 28x28 to 32x32 from `unsolved` at 30 s to 4.4-6.6 s. With 32 in
+ * a row open grids took 1.6x fewer fixpoint runs, but 2 of 70 generated unique puzzles that need branching went to
+ * the node cap (a 16x16: 30 -> 1,611 branch points); with 64 the 70 took 487,186 runs against 594,447 whole sweeps.
  */
 export const OPEN_NODE_PROBES = 64;
 
@@ -564,9 +565,9 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
     // cell (a score in the comparator costs more than the rest of the round on the host).
     const unknown: number[] = [];
     const scores = scratch(2, cells.length);
-    let open = 0;
+    let unknownCount = 0;
     for (let i = 0, y = 0, x = 0; i < cells.length; i++) {
-      if (cells[i] === UNKNOWN) open++;
+      if (cells[i] === UNKNOWN) unknownCount++;
       if (cells[i] === UNKNOWN && node.probed[i] < 2) {
         const near = known(x + 1, y) + known(x - 1, y) + known(x, y + 1) + known(x, y - 1) + known(x + 2, y) + known(x - 2, y) + known(x, y + 2) + known(x, y - 2);
         scores[i] = -64 * Math.min(scarce(y), scarce(h + x)) + near;
@@ -578,7 +579,7 @@ export async function solveFull(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: 
       }
     }
     // an open node below the root that probing has not paid on lately branches (lane.wgsl open_node_probed)
-    if (!node.root && node.best && node.fruitless >= OPEN_NODE_PROBES && 4 * open > cells.length) return branch(node);
+    if (!node.root && node.best && node.fruitless >= OPEN_NODE_PROBES && 4 * unknownCount > cells.length) return branch(node);
     if (unknown.length === 0) {
       if (!node.fixedInSweep) return branch(node);
       node.fixedInSweep = false;
