@@ -21,7 +21,7 @@ struct Params {
   nodeCap: u32,
   // branch points of a search's first run; each restart doubles it
   restartBranches: u32,
-  // probes in a row that fix nothing after which a node over a quarter unknown branches (0: sweeps run whole)
+  // probes in a row that fix nothing after which a node over a quarter unknown branches (OPEN_NODE_PROBES)
   openProbes: u32,
 }
 
@@ -306,7 +306,7 @@ fn stack_at(d: u32) -> u32 {
 // nothing, on the best cell so far (solver.ts OPEN_NODE_PROBES: why, and what it measured). Probes that fix cells
 // reset the count, so a constrained node probes on while probing pays.
 fn open_node_probed() -> bool {
-  if (params.openProbes == 0u || rootNode || fruitless < params.openProbes) {
+  if (rootNode || fruitless < params.openProbes) {
     return false;
   }
   var known = 0u;

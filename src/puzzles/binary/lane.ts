@@ -29,9 +29,6 @@ export interface LaneOptions {
   nodeCap?: number;
   /** puzzles per dispatch (and readback) */
   chunk?: number;
-  /** probes in a row that fix nothing after which a node over a quarter unknown branches (lane.wgsl
-   * open_node_probed; default OPEN_NODE_PROBES; 0: every node sweeps whole) */
-  openProbes?: number;
   /** an abort (Ctrl-C): no more dispatches (a lane's search is not stopped within one); the puzzles not run are left
    * out of the outcomes */
   signal?: AbortSignal;
@@ -158,7 +155,7 @@ export async function runLanes(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: L
         }
         at += 4 + 2 * p.height;
       }
-      return { input: words, resultWords, params: Uint32Array.from([count, depthCap, opts.nodeCap ?? 200_000, RESTART_BRANCHES, opts.openProbes ?? OPEN_NODE_PROBES, 0, 0, 0]) };
+      return { input: words, resultWords, params: Uint32Array.from([count, depthCap, opts.nodeCap ?? 200_000, RESTART_BRANCHES, OPEN_NODE_PROBES, 0, 0, 0]) };
     },
     unpack: (first, count, r) => {
       const ms = performance.now() - t0;
