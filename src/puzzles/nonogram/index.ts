@@ -9,9 +9,7 @@ import { lineSolve, solveCpu, verify, type CpuSolveResult } from './reference.ts
 import { gpuLimitError } from './pack.ts';
 import { compileNonogramRules, SEARCHES, solveNonograms, type NonogramResult, type Search } from './solver.ts';
 import { laneTakes } from './lane.ts';
-import { nodeBuiltin } from '../node-builtin.ts';
-import type { CpuJob } from './cpu-worker.ts';
-import { startModuleThread, type HostThread } from '../../gpu/threads.ts';
+import { hasCpuThreads, solveOnCpuThreads } from '../cpu-pool.ts';
 
 /** The JSON `partial` of a run that stopped: `1` filled, `0` empty, `?` unknown, row-major. */
 const partialOf = (cells: ArrayLike<number>) => Array.from(cells, (c) => '?10'[c]).join('');
@@ -35,8 +33,6 @@ const maxSolutionsOption = (options: Record<string, string | boolean>) => Number
 // line logic to its fixpoint inside a search)
 const lanesOption = (opts: SolveOptions) => opts.options.lanes !== 'off' && opts.maxGenerations === undefined;
 const searchOption = (options: Record<string, string | boolean>) => (options.search ?? 'auto') as Search;
-
-type WorkerThreads = typeof import('node:worker_threads');
 
 /** What the GPU side runs, as prepare() compiles it and solve() runs it (the one-gen pipeline too when a cap may
  * end a run between multi-generation dispatches: compiled in the solve, it was counted in `ms`). */
@@ -63,7 +59,7 @@ function longLinesOnCpu(ctx: GpuContext, opts: SolveOptions): boolean {
   const choice = opts.options['long-lines'] ?? 'auto';
   if (opts.method === 'line' || opts.method === 'cpu' || choice === 'gpu') return false;
   if (choice === 'cpu') return true;
-  return lanesOption(opts) && ctx.adapter.fallback && nodeBuiltin<WorkerThreads>('node:worker_threads') !== undefined;
+  return lanesOption(opts) && ctx.adapter.fallback && hasCpuThreads();
 }
 
 /** Why a puzzle runs on the CPU solver under `full` (the JSON's `note`), or undefined when it runs on the GPU. */
@@ -97,23 +93,9 @@ function searchResult(r: CpuSolveResult, maxSolutions: number, ms: number, note?
 /** A puzzle stopped before an answer: by the deadline or Ctrl-C, `ms` 0 if it never started. */
 const stopped = (reason: string, note?: string, ms = 0): SolveResult => ({ status: 'unsolved', generations: 0, reason, extra: { probes: 0, branches: 0, ...(note ? { note } : {}) }, ms });
 
-/** A result the worker has not sent when Ctrl-C came is waited for this long (its search stops within ms). */
-const INTERRUPT_GRACE_MS = 1000;
-
-/** The least time a puzzle's first pass gets when a deadline is shared out (below: its fair share of the time). */
-const MIN_SLICE_MS = 1000;
-
 /**
- * The CPU solver on `which` puzzles within the call's deadline (not a full --timeout each), each result reported as
- * it comes. In Node the searches run in worker threads, one per core: the main thread stays free, so an abort
- * (Ctrl-C) ends them at once (a shared flag the search checks where it checks the deadline: the puzzles in hand come
- * back 'interrupted' with what they had done, the ones not started 'interrupted' with ms 0); one long CPU puzzle used
- * to hold the process until it ended. Elsewhere (and for line logic alone, which is quick) they run here one after
- * another.
- * With a deadline and more puzzles than threads, a puzzle's first pass gets a slice of the time (its fair share, at
- * least MIN_SLICE_MS), so easy puzzles behind hard ones are reached (in input order two hard ones held both threads
- * to the deadline and the easy ones after them never started); the ones the slice stopped run again, from the start,
- * with what is left once every puzzle has had its pass. Their `ms` counts both passes.
+ * The CPU solver on `which` puzzles within the call's deadline, each result reported as it comes: on a thread per
+ * core in Node (../cpu-pool.ts); elsewhere (and for line logic alone, which is quick) here, one after another.
  */
 async function solveOnCpu(puzzles: Nonogram[], which: number[], opts: SolveOptions, deadline: number, out: SolveResult[], notes: (string | undefined)[] = []): Promise<void> {
   const maxSolutions = maxSolutionsOption(opts.options);
@@ -124,119 +106,32 @@ async function solveOnCpu(puzzles: Nonogram[], which: number[], opts: SolveOptio
     opts.onResult?.(i, r);
     opts.progress?.(++done, which.length);
   };
-  const threads = opts.method === 'line' ? undefined : nodeBuiltin<WorkerThreads>('node:worker_threads');
-  if (!threads) {
-    for (const i of which) {
-      const left = deadline - performance.now();
-      if (opts.signal?.aborted || left <= 0) report(i, stopped(opts.signal?.aborted ? 'interrupted' : 'timeout', noteOf(i)));
-      else if (opts.method === 'line') report(i, lineResult(puzzles[i], noteOf(i)));
-      else {
-        const t0 = performance.now();
-        const r = solveCpu(puzzles[i], { timeoutMs: Math.min(left, 2 ** 31), maxSolutions });
-        report(i, searchResult(r, maxSolutions, performance.now() - t0, noteOf(i)));
-      }
-      // a turn for Ctrl-C and the GPU's rounds between puzzles (setTimeout: a page has no setImmediate)
-      await new Promise((next) => setTimeout(next, 0));
-    }
-    return;
+  if (opts.method !== 'line' && hasCpuThreads()) {
+    return solveOnCpuThreads<Nonogram, CpuSolveResult>({
+      from: import.meta.url,
+      file: 'cpu-worker.ts',
+      puzzles,
+      which,
+      deadline,
+      signal: opts.signal,
+      job: { maxSolutions },
+      answer: (i, r, ms, reason) => searchResult(reason ? { ...r, reason } : r, maxSolutions, ms, noteOf(i)),
+      stopped: (i, reason, ms) => stopped(reason, noteOf(i), ms),
+      report,
+    });
   }
-  if (which.length === 0) return;
-  const cores = nodeBuiltin<typeof import('node:os')>('node:os')!.availableParallelism();
-  const stop = new SharedArrayBuffer(4);
-  type Thread = { worker: HostThread; ready: number | undefined; job: number | undefined; sentAt: number };
-  const pool: Thread[] = Array.from({ length: Math.min(cores, which.length) }, () => ({
-    worker: startModuleThread(import.meta.url, 'cpu-worker.ts', { stop })!,
-    ready: undefined,
-    job: undefined,
-    sentAt: 0,
-  }));
-  // when a puzzle in hand started: once its thread had loaded (its start-up is not the puzzle's time)
-  const startedAt = (t: Thread) => (t.ready === undefined ? undefined : Math.max(t.ready, t.sentAt));
-  let next = 0;
-  const sliced = Number.isFinite(deadline) && which.length > pool.length;
-  // puzzles a slice stopped, in input order, with their first pass's result and time
-  const again: number[] = [];
-  const firstPass = new Map<number, { r: CpuSolveResult; ms: number }>();
-  const searched = (i: number, r: CpuSolveResult, ms: number, reason?: string) => {
-    const before = firstPass.get(i)?.ms ?? 0;
-    return searchResult(reason ? { ...r, reason } : r, maxSolutions, before + ms, noteOf(i));
-  };
-  await new Promise<void>((resolve, reject) => {
-    let grace: ReturnType<typeof setTimeout> | undefined;
-    const end = () => {
-      clearTimeout(grace);
-      opts.signal?.removeEventListener('abort', abort);
-      for (const t of pool) void t.worker.terminate();
-      resolve();
-    };
-    const inHand = () => pool.filter((t) => t.job !== undefined);
-    // Ctrl-C: the searches in hand stop at their next check and send what they have; the puzzles not started, and
-    // those of threads still loading, end 'interrupted' now
-    const abort = () => {
-      Atomics.store(new Int32Array(stop), 0, 1);
-      for (const i of which.slice(next)) report(i, stopped('interrupted', noteOf(i)));
-      next = which.length;
-      for (const i of again.splice(0)) report(i, searched(i, firstPass.get(i)!.r, 0, 'interrupted'));
-      for (const t of inHand()) {
-        if (t.ready !== undefined) continue;
-        const i = t.job!;
-        report(i, firstPass.has(i) ? searched(i, firstPass.get(i)!.r, 0, 'interrupted') : stopped('interrupted', noteOf(i)));
-        t.job = undefined;
-      }
-      if (inHand().length === 0) return end();
-      grace = setTimeout(() => {
-        for (const t of inHand()) report(t.job!, stopped('interrupted', noteOf(t.job!), performance.now() - startedAt(t)!));
-        end();
-      }, INTERRUPT_GRACE_MS);
-    };
-    opts.signal?.addEventListener('abort', abort, { once: true });
-    const feed = (t: Thread) => {
-      for (;;) {
-        if (done === which.length) return end();
-        const first = next < which.length;
-        if (!first && again.length === 0) return;
-        const i = first ? which[next++] : again.shift()!;
-        const left = deadline - performance.now();
-        // the search is deterministic: a second pass that cannot outlast the first would only repeat it
-        const pass = firstPass.get(i);
-        if (left <= (pass?.ms ?? 0)) {
-          report(i, pass ? searched(i, pass.r, 0) : stopped('timeout', noteOf(i)));
-          continue;
-        }
-        // the fair share: the time left over the puzzles still to have their first pass and those in hand
-        const busy = pool.filter((x) => x !== t && x.job !== undefined).length;
-        const slice = sliced && first ? Math.max(MIN_SLICE_MS, (left * pool.length) / (which.length - next + 1 + busy)) : Infinity;
-        t.job = i;
-        t.sentAt = performance.now();
-        t.worker.postMessage([i, puzzles[i], { maxSolutions, deadline: performance.timeOrigin + deadline, slice } satisfies CpuJob]);
-        return;
-      }
-    };
-    for (const t of pool) {
-      t.worker.on('message', (m: 'ready' | [number, CpuSolveResult, number, boolean]) => {
-        if (m === 'ready') {
-          t.ready = performance.now();
-          return;
-        }
-        const [i, r, ms, bySlice] = m;
-        t.job = undefined;
-        if (out[i]) {
-          // reported already (Ctrl-C's grace ran out)
-        } else if (bySlice && r.reason === 'timeout' && !opts.signal?.aborted) {
-          firstPass.set(i, { r, ms });
-          again.push(i);
-          again.sort((a, b) => a - b);
-        } else report(i, searched(i, r, ms));
-        feed(t);
-      });
-      t.worker.on('error', (e) => {
-        for (const x of pool) void x.worker.terminate();
-        reject(e);
-      });
-      feed(t);
+  for (const i of which) {
+    const left = deadline - performance.now();
+    if (opts.signal?.aborted || left <= 0) report(i, stopped(opts.signal?.aborted ? 'interrupted' : 'timeout', noteOf(i)));
+    else if (opts.method === 'line') report(i, lineResult(puzzles[i], noteOf(i)));
+    else {
+      const t0 = performance.now();
+      const r = solveCpu(puzzles[i], { timeoutMs: Math.min(left, 2 ** 31), maxSolutions });
+      report(i, searchResult(r, maxSolutions, performance.now() - t0, noteOf(i)));
     }
-    if (opts.signal?.aborted) abort();
-  });
+    // a turn for Ctrl-C and the GPU's rounds between puzzles (setTimeout: a page has no setImmediate)
+    await new Promise((next) => setTimeout(next, 0));
+  }
 }
 
 async function solve(ctx: GpuContext, puzzles: Nonogram[], opts: SolveOptions): Promise<SolveResult[]> {
