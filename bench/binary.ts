@@ -8,6 +8,9 @@
 //   the thesis level histogram (from `full`);
 // - --with open: grids with few givens (empty, and a tenth of a random solution given), 16x16 to 32x32, one call
 //   each to two solutions with a 30-s deadline, beside the CPU solver with a branch cap (`multiple` needs both);
+// - --with large: the unique grids past 32x32 of samples/binary/generated-large-level4.txt (34x34 to 64x64, level
+//   4), one call each: the batch path (`--large gpu`) beside the CPU search's threads (`--large cpu`, the default
+//   on SwiftShader) and the search in this thread; --quick leaves out the 64x64 (a minute on the batch path);
 // - --with levels: the thesis automaton's generation counts on generated 10x10 puzzles of levels 1 and 2, to put
 //   beside the thesis' figures (4.3: 7-9 for level 1, 50-150 on average for level 2, 63 for its example).
 // Generating 14x14 puzzles costs the CPU ~1.5 s each at level 4, so the batch is 10,000 / 16 generated puzzles,
@@ -22,7 +25,8 @@ import { BinarySearch } from '../src/puzzles/binary/search.ts';
 import { solveFullLanes } from '../src/puzzles/binary/lane.ts';
 import { runCa, runThesis, solveFull } from '../src/puzzles/binary/solver.ts';
 import { BenchReport, type BenchArgs } from './_report.ts';
-import type { OptionSpec } from '../src/puzzles/types.ts';
+import type { OptionSpec, SolveOptions } from '../src/puzzles/types.ts';
+import { binary } from '../src/puzzles/binary/index.ts';
 
 const SGT = new URL('../../shared/data/binary/sgt/', import.meta.url).pathname;
 
@@ -95,7 +99,7 @@ export const options: OptionSpec[] = [
   { name: 'size', value: 'N', number: { whole: true, min: 2 }, help: 'grid size of the batch (default 14)' },
   { name: 'seed', value: 'S', number: { whole: true, min: 0 }, help: 'seed of the generated batch (default 1)' },
   { name: 'lanes', value: 'L', choices: ['on', 'off'], help: 'full on the lanes (default) or the batch path' },
-  { name: 'with', value: 'sgt,levels,open', help: 'extra cases: the STPPC tables, the thesis levels, grids with few givens' },
+  { name: 'with', value: 'sgt,levels,open,large', help: 'extra cases: the STPPC tables, the thesis levels, grids with few givens, grids past 32x32' },
   { name: 'level-count', value: 'N', number: { whole: true, min: 1 }, help: 'puzzles per level for --with levels (default 100)' },
 ];
 
@@ -206,6 +210,7 @@ export async function bench(ctx: GpuContext, args: BenchArgs): Promise<void> {
   if (extra.includes('sgt')) await sgtTable(ctx, report);
   if (extra.includes('levels')) await thesisLevels(ctx, report, Number(o['level-count'] ?? 100));
   if (extra.includes('open')) await openGrids(ctx, report);
+  if (extra.includes('large')) await largeGrids(ctx, report, args.quick);
   report.save();
 }
 
@@ -291,6 +296,42 @@ async function openGrids(ctx: GpuContext, report: BenchReport): Promise<void> {
         ],
       );
     }
+  }
+  process.stdout.write('\n' + rows.join('\n') + '\n\n');
+}
+
+/**
+ * Grids past the lanes' 32x32, one call each (as a user solving one grid runs it): the batch path (each probe round a
+ * dispatch and a readback) beside the CPU search on the kind's threads (index.ts `--large`) and in this thread.
+ */
+async function largeGrids(ctx: GpuContext, report: BenchReport, quick: boolean): Promise<void> {
+  const file = new URL('../samples/binary/generated-large-level4.txt', import.meta.url).pathname;
+  const puzzles = parseBinary(readFileSync(file), file).map((r) => r.puzzle!).filter((p) => !quick || p.width < 64);
+  const rows = ['| grid | batch path: status | s | probes | CPU threads: status | s | CPU search here: s | batch/threads time |', '|---|---|---|---|---|---|---|---|'];
+  const solveOptions = (large: string): SolveOptions => ({ method: 'full', options: { large }, timeoutMs: 120_000 });
+  for (const puzzle of puzzles) {
+    const name = `${puzzle.width}x${puzzle.height}`;
+    const timed = async (large: string) => {
+      const t0 = performance.now();
+      const [r] = await binary.solve(ctx, [puzzle], solveOptions(large));
+      for (const s of [r.solution, r.solution2]) if (s && checkSolution(puzzle, s)) throw new Error(`large ${name}: a solution breaks a rule`);
+      return { r, seconds: (performance.now() - t0) / 1000 };
+    };
+    const gpu = await timed('gpu');
+    const threads = await timed('cpu');
+    const t1 = performance.now();
+    new BinarySearch(puzzle).solve(2);
+    const hereSeconds = (performance.now() - t1) / 1000;
+    const ratio = gpu.seconds / threads.seconds;
+    rows.push(`| ${name} | ${gpu.r.status} | ${gpu.seconds.toFixed(2)} | ${gpu.r.extra?.probes} | ${threads.r.status} | ${threads.seconds.toFixed(2)} | ${hereSeconds.toFixed(2)} | ${ratio.toFixed(1)}x |`);
+    report.add(
+      { case: `large-${name}`, status: gpu.r.status, seconds: gpu.seconds, probes: gpu.r.extra?.probes, threadsStatus: threads.r.status, threadsSeconds: threads.seconds, cpuSeconds: hereSeconds },
+      [
+        ['batch path', `${gpu.r.status} ${gpu.seconds.toFixed(2)} s`],
+        ['CPU threads', `${threads.r.status} ${threads.seconds.toFixed(2)} s`],
+        ['batch/threads time', `${ratio.toFixed(1)}x`],
+      ],
+    );
   }
   process.stdout.write('\n' + rows.join('\n') + '\n\n');
 }

@@ -1,5 +1,6 @@
 // `cellsolve solve binary` and `cellsolve gen binary` end to end (CLI.md): output forms, JSON fields, exit codes.
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { formatGameId } from '../src/puzzles/binary/codec.ts';
 import { skipGpu } from './gpu.ts';
 import { runCli, runCliInterrupted } from './cli.helpers.ts';
@@ -114,6 +115,53 @@ describe('cellsolve binary', () => {
     expect(run('--method', 'ca', '--max-generations', String(ca - 1))).toMatchObject({ status: 'unsolved', reason: 'capped', generations: ca - 1 });
   });
 
+  it.skipIf(skipGpu)('--large: grids past the lanes\' 32x32 go to the CPU search\'s threads on a CPU-emulated adapter, the batch path by name', () => {
+    // a unique 34x34 of level 4 (the samples' first large grid)
+    const level4 = readFileSync('samples/binary/generated-large-level4.txt', 'utf8').split('\n\n')[0];
+    // a 34x34 that Methods 1-3 complete, made here (gen is seeded), and the same grid solved with a 2x2 square of
+    // cells open that either way keeps the rules: two solutions
+    const level2 = cli(['gen', 'binary', '--size', '34', '--level', '2', '--seed', '3']).stdout;
+    const grid = (text: string) => text.split('\n').filter((l) => l && !l.startsWith('#'));
+    const solved = grid(cli(['solve', 'binary', '--large', 'cpu', '-'], level2).stdout);
+    const twoWays = openSwappableSquare(solved);
+    // three equal givens side by side in the first row: no solution
+    const broken = ['111' + grid(level4)[0].slice(3), ...grid(level4).slice(1)].join('\n');
+    const blog = readFileSync('samples/binary/blog-6x6.txt', 'utf8');
+    const run = (inputs: string[], ...args: string[]) => {
+      const r = cli(['solve', 'binary', '--json', ...args, '-'], inputs.join('\n\n'));
+      const recs = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+      expect(r.status, r.stderr).toBe(recs.every((x) => x.status === 'solved') ? 0 : 1);
+      return recs;
+    };
+    const note = 'on the CPU search: grids past 32x32 (--large)';
+    const notes = (recs: { note?: string }[]) => recs.map((x) => x.note ?? '');
+    const onCpu = run([blog, level2, level4, broken, twoWays.join('\n')], '--large', 'cpu');
+    expect(onCpu.map((x) => x.status)).toEqual(['solved', 'solved', 'solved', 'contradiction', 'multiple']);
+    expect(notes(onCpu)).toEqual(['', note, note, note, note]);
+    expect(onCpu.slice(1).map((x) => x.generations), 'the search runs no automaton').toEqual([0, 0, 0, 0]);
+    // the thesis levels, as the GPU stages name them
+    expect(onCpu.slice(1, 3).map((x) => x.level)).toEqual([2, 4]);
+    expect(onCpu[2].probes).toBeGreaterThan(0);
+    expect(onCpu[1].solution).toBe(solved.join(''));
+    expect(new Set([onCpu[4].solution, onCpu[4].solution2]).size).toBe(2);
+    // the batch path by name gives the same answers (the level-4 grid takes it ~10 s on SwiftShader: left out)
+    const onGpu = run([blog, level2, broken, twoWays.join('\n')], '--large', 'gpu');
+    expect(notes(onGpu)).toEqual(['', '', '', '']);
+    expect(onGpu.map((x) => [x.status, x.solution])).toEqual([0, 1, 3, 4].map((k) => [onCpu[k].status, onCpu[k].solution]));
+    expect(onGpu[1].generations).toBeGreaterThan(0);
+    expect(notes(run([blog, level2], '--lanes', 'off')), '--lanes off asks for the batch path').toEqual(['', '']);
+    expect(notes(run([blog, level2], '--lanes', 'off', '--large', 'cpu')), 'an explicit --large cpu wins').toEqual(['', note]);
+    // auto: the CPU search where the adapter is CPU-emulated (SwiftShader here), the batch path on a real GPU
+    const fallback = JSON.parse(cli(['info', '--json']).stdout).fallback as boolean;
+    expect(notes(run([blog, level2, broken]))).toEqual(fallback ? ['', note, note] : ['', '', '']);
+    // the call's deadline stops the search (an empty 40x40 takes it ~20 s): unsolved, timeout, at the deadline (`ms`
+    // is the search's own time, the thread's start-up not counted)
+    const open = JSON.parse(cli(['solve', 'binary', '--json', '--large', 'cpu', '--timeout', '1', '-'], `${'.'.repeat(40)}\n`.repeat(40)).stdout);
+    expect(open).toMatchObject({ status: 'unsolved', reason: 'timeout', note });
+    expect(open.ms).toBeGreaterThan(400);
+    expect(open.ms).toBeLessThan(2500);
+  });
+
   it.skipIf(skipGpu)('Ctrl-C prints every puzzle, the answered ones as answered and the others unsolved `interrupted` (exit 1); it killed the process with no output', async () => {
     // the blog's 6x6 and an empty 34x34, which runs on the batch path (past the lanes' 32x32) for minutes; an empty
     // 30x30, used here until the lanes' open-node rule, now ends in the lanes within seconds (as a lane's dispatch
@@ -143,3 +191,32 @@ describe('cellsolve binary', () => {
     expect(again.map((r) => [r.status, r.solution])).toEqual(want.map((s) => ['solved', s]));
   });
 });
+
+/**
+ * A solved grid (rows of 0/1) with the corners of a 2x2 square open where both ways keep every rule (a 01/10 square
+ * whose swap keeps the counts, no three equal cells and the lines distinct): a puzzle with exactly two solutions.
+ */
+function openSwappableSquare(rows: string[]): string[] {
+  const n = rows.length;
+  const g = rows.map((r) => [...r].map(Number));
+  const lines = (h: number[][]) => [...h, ...h[0].map((_, c) => h.map((r) => r[c]))];
+  const keepsRules = (h: number[][]) => {
+    const all = lines(h);
+    const distinct = new Set(all.slice(0, n).map((l) => l.join(''))).size === n && new Set(all.slice(n).map((l) => l.join(''))).size === h[0].length;
+    return distinct && all.every((l) => 2 * l.reduce((a, b) => a + b, 0) === l.length && l.every((v, i) => i < 2 || v !== l[i - 1] || v !== l[i - 2]));
+  };
+  for (let r1 = 0; r1 < n; r1++)
+    for (let r2 = r1 + 1; r2 < n; r2++)
+      for (let c1 = 0; c1 < g[0].length; c1++)
+        for (let c2 = c1 + 1; c2 < g[0].length; c2++) {
+          if (g[r1][c1] !== g[r2][c2] || g[r1][c2] !== g[r2][c1] || g[r1][c1] === g[r1][c2]) continue;
+          const corners = [[r1, c1], [r1, c2], [r2, c1], [r2, c2]];
+          const swapped = g.map((r) => [...r]);
+          for (const [r, c] of corners) swapped[r][c] = 1 - swapped[r][c];
+          if (!keepsRules(swapped)) continue;
+          const open = rows.map((r) => [...r]);
+          for (const [r, c] of corners) open[r][c] = '.';
+          return open.map((r) => r.join(''));
+        }
+  throw new Error('no swappable square');
+}

@@ -46,6 +46,7 @@ describe('cellsolve command line', () => {
       [['gen', 'nonogram', '--density', '1'], "--density takes a number above 0 and below 1 (got '1')"],
       // the CPU solver cannot cap generations: it was ignored (the long puzzles went to the rounds solver)
       [['solve', 'nonogram', '--max-generations', '3', '--long-lines', 'cpu', 'x.non'], '--long-lines cpu with --max-generations: the CPU solver counts no generations to cap'],
+      [['solve', 'binary', '--max-generations', '3', '--large', 'cpu', 'x.txt'], '--large cpu with --max-generations: the CPU search counts no generations to cap'],
       [['solve', 'nonogram', '--method', 'cpu', '--max-generations', '3', 'x.non'], '--method cpu runs no automaton whose generations --max-generations could cap'],
       [['gen', 'maze', '--loops', '-1'], "--loops takes a whole number >= 0 (got '-1')"],
       [['gen', 'binary', '--count', '0'], "--count takes a whole number >= 1 (got '0')"],

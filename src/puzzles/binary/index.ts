@@ -9,7 +9,9 @@ import { BinaryOptionError, formatGameId, formatGrid, parseBinary, rulesLine, st
 import { generatePieces } from './generate.ts';
 import { verifySolution } from './reference.ts';
 import { lanePipeline, solveFullLanes } from './lane.ts';
-import { automatonResult, caRule, runCa, runThesis, solveFull, thesisRule } from './solver.ts';
+import { automatonResult, caRule, isSmall, runCa, runThesis, solveFull, thesisRule } from './solver.ts';
+import type { BinaryCpuResult } from './cpu-worker.ts';
+import { hasCpuThreads, solveOnCpuThreads } from '../cpu-pool.ts';
 
 function usage<T>(f: () => T): T {
   try {
@@ -21,7 +23,9 @@ function usage<T>(f: () => T): T {
 }
 
 /** Compiles the method's pipelines before the solve is timed (CLI.md: `ms` excludes compilation). */
-async function prepare(ctx: GpuContext, _puzzles: BinaryPuzzle[], opts: SolveOptions): Promise<void> {
+async function prepare(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: SolveOptions): Promise<void | false> {
+  // every grid on the CPU search's threads: nothing to compile
+  if (opts.method !== 'thesis' && opts.method !== 'ca' && largeOnCpu(ctx, opts) && !puzzles.some(isSmall)) return false;
   await Batch.compile(ctx, [opts.method === 'thesis' ? thesisRule : caRule]);
   if (opts.method !== 'thesis' && opts.method !== 'ca' && opts.options.lanes !== 'off') await lanePipeline(ctx);
 }
@@ -39,10 +43,74 @@ async function solve(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: SolveOption
   }
   const probeCells = opts.options['probe-cells'] === undefined ? undefined : Number(opts.options['probe-cells']);
   // grids up to 32x32 one per GPU invocation (lane.ts: 1.4-1.5x the batch path's puzzles/s), the rest on the batch
-  // path; `--lanes off`: all on the batch path (probe copies in the batch, the host deciding each round)
+  // path, or (`--large`) on the CPU search's threads; `--lanes off`: all on the batch path (probe copies in the
+  // batch, the host deciding each round)
   const full = opts.options.lanes === 'off' ? solveFull : solveFullLanes;
-  const { results } = await full(ctx, puzzles, { ...run, probeCells, progress: opts.progress });
-  return results.map(interrupted);
+  const large = largeOnCpu(ctx, opts);
+  const onCpu = puzzles.flatMap((p, i) => (large && !isSmall(p) ? [i] : []));
+  const onGpu = puzzles.flatMap((p, i) => (large && !isSmall(p) ? [] : [i]));
+  const out: SolveResult[] = new Array(puzzles.length);
+  // one count of answers for both sides
+  let gpuDone = 0;
+  let cpuDone = 0;
+  const progress = () => opts.progress?.(gpuDone + cpuDone, puzzles.length);
+  const cpuSide = solveOnCpuThreads<BinaryPuzzle, BinaryCpuResult>({
+    from: import.meta.url,
+    file: 'cpu-worker.ts',
+    puzzles,
+    which: onCpu,
+    deadline: performance.now() + (opts.timeoutMs ?? Infinity),
+    signal: opts.signal,
+    job: { solutionLimit: 2 },
+    answer: (_, r, ms, reason) => cpuResult(r, ms, reason),
+    stopped: (_, reason, ms = 0) => ({ status: 'unsolved', generations: 0, reason, extra: { note: LARGE_NOTE }, ms }),
+    report: (i, r) => {
+      out[i] = r;
+      cpuDone++;
+      progress();
+    },
+  });
+  if (onGpu.length) {
+    const { results } = await full(ctx, onGpu.map((i) => puzzles[i]), {
+      ...run,
+      probeCells,
+      progress: (d: number) => {
+        gpuDone = d;
+        progress();
+      },
+    });
+    results.forEach((r, k) => (out[onGpu[k]] = interrupted(r)));
+  }
+  await cpuSide;
+  return out;
+}
+
+/** The JSON `note` of a grid the CPU search answered. */
+const LARGE_NOTE = 'on the CPU search: grids past 32x32 (--large)';
+
+/**
+ * Whether `full` puts grids past the lanes' 32x32 on the CPU search's threads (`--large`). `auto` does on a
+ * CPU-emulated adapter (SwiftShader) in Node: there the batch path, whose probe rounds cost a dispatch and a readback
+ * each, took a unique 64x64 of level 4 62 s where the search takes 0.4 s (a 34x34 10.3 s against 0.08 s). On a real
+ * GPU the rounds are cheap, so it keeps the batch path, as do `--lanes off` and `--max-generations` (the search counts
+ * no generations); `--large cpu` wins over `--lanes off`. Without worker threads (a page) the GPU keeps them.
+ */
+function largeOnCpu(ctx: GpuContext, opts: SolveOptions): boolean {
+  const choice = opts.options.large ?? 'auto';
+  if (choice === 'gpu' || !hasCpuThreads()) return false;
+  if (choice === 'cpu') return true;
+  return opts.options.lanes !== 'off' && opts.maxGenerations === undefined && ctx.adapter.fallback;
+}
+
+/** The CPU search's answer as a result of the command line (its solutions are verified by the CLI as any). */
+function cpuResult(r: BinaryCpuResult, ms: number, reason = r.reason): SolveResult {
+  const [solution, solution2] = r.solutions;
+  const extra: Record<string, unknown> = { level: r.level, probes: r.probes, branches: r.branches, note: LARGE_NOTE };
+  const base = { generations: 0, solution, solution2, extra, ms };
+  if (solution2) return { ...base, status: 'multiple' };
+  // stopped: a solution found is not proven unique
+  if (reason || !r.complete) return { ...base, status: 'unsolved', reason: reason ?? 'timeout' };
+  return { ...base, status: solution ? 'solved' : 'contradiction' };
 }
 
 /** Output in the input's form: grids, game ids, or tsv rows with the solution column filled. */
@@ -77,6 +145,13 @@ export const binary: PuzzleKind<BinaryPuzzle> = {
     { name: 'format', value: 'F', choices: ['grid', 'gameid', 'tsv'], help: 'read the input as this format (default: from the extension and content)' },
     { name: 'probe-cells', value: 'N', number: { whole: true, min: 1 }, help: 'full: cells probed per round and puzzle' },
     { name: 'lanes', value: 'L', choices: ['on', 'off'], help: 'full: one puzzle per GPU invocation (on, default) or the batch path (off)' },
+    {
+      name: 'large',
+      value: 'W',
+      choices: ['auto', 'gpu', 'cpu'],
+      help: 'grids past 32x32 (full): gpu (the batch path), cpu (the CPU search, a thread per core; also with --lanes off), or auto (default: cpu on a CPU-emulated adapter such as SwiftShader, where it is faster; gpu on a real GPU, with --lanes off or --max-generations)',
+      check: (o) => (o.large === 'cpu' && o['max-generations'] !== undefined && (o.method ?? 'full') === 'full' ? '--large cpu with --max-generations: the CPU search counts no generations to cap' : undefined),
+    },
   ],
   genOptions: [
     { name: 'level', value: 'L', choices: ['1', '2', '3', '4'], help: 'exactly this level (thesis 4.3; default 2)' },

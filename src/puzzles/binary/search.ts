@@ -35,6 +35,10 @@ export function firstWay(width: number, height: number, cells: Uint8Array, cell:
 
 /** thrown (one preallocated object: no stack walk) when propagation meets a broken rule */
 const CONTRADICTION = new Error('contradiction');
+/** thrown when opts.stopped() says stop */
+const STOPPED = new Error('stopped');
+/** probes between looks at opts.stopped() (a probe of a 64x64 grid is ~10 us) */
+const PROBES_PER_LOOK = 64;
 
 /** A search node: cells and line counts, copied on branching (a 14x14 grid is 196 bytes: copying beats undo). */
 class State {
@@ -57,6 +61,8 @@ export interface SearchResult {
   branches: number;
   /** probes made (one cell set one way and propagated) */
   probes: number;
+  /** opts.stopped() ended it: `solutions` are what it had found, not all there are */
+  stopped?: boolean;
 }
 
 export interface SearchOptions {
@@ -64,6 +70,8 @@ export interface SearchOptions {
   methods?: number;
   /** probe before branching (Method 5); default true */
   probe?: boolean;
+  /** looked at every few probes: true stops the search (solve() then says `stopped`, with what it found) */
+  stopped?: () => boolean;
   /** value order at branch points: random when given (the generator), 0 before 1 otherwise */
   random?: () => number;
 }
@@ -75,6 +83,7 @@ export class BinarySearch {
   readonly methods: number;
   private readonly probing: boolean;
   private readonly random?: () => number;
+  private readonly stopped?: () => boolean;
   private readonly queue: Int32Array;
   private readonly queued: Uint8Array;
   private head = 0;
@@ -95,6 +104,7 @@ export class BinarySearch {
     this.methods = opts.methods ?? METHODS_ALL;
     this.probing = opts.probe ?? true;
     this.random = opts.random;
+    this.stopped = opts.stopped;
     this.queue = new Int32Array(this.lines + 1);
     this.queued = new Uint8Array(this.lines);
   }
@@ -262,6 +272,7 @@ export class BinarySearch {
       for (let i = 0; i < s.cells.length; i++) {
         if (s.cells[i] !== UNKNOWN) continue;
         this.probes += 2;
+        if (this.stopped && this.probes % PROBES_PER_LOOK === 0 && this.stopped()) throw STOPPED;
         const c0 = this.assume(s, i, 0);
         const c1 = this.assume(s, i, 1);
         if (!c0 && !c1) return null;
@@ -324,16 +335,25 @@ export class BinarySearch {
     const root = this.initial();
     const found = new Map<string, Uint8Array>();
     let complete = !root;
+    let stopped = false;
     for (let run = 0; root && !complete && found.size < limit && this.branches < maxBranches; run++) {
       const cut = RESTART_BRANCHES * 2 ** run;
       this.budget = Math.min(cut, maxBranches - this.branches);
       this.order = run === 0 || this.random ? this.random : rng(run);
       const out: SearchResult = { count: 0, solutions: [], branches: 0, probes: 0 };
-      this.dfs(root, limit, out);
+      try {
+        this.dfs(root, limit, out);
+      } catch (e) {
+        if (e !== STOPPED) throw e;
+        this.clearQueue();
+        stopped = true;
+      }
       for (const cells of out.solutions) found.set(cells.join(''), cells);
+      if (stopped) break;
       complete = this.budget >= 0;
     }
     const solutions = [...found.values()].slice(0, limit);
+    if (stopped) return { count: solutions.length, solutions, branches: this.branches, probes: this.probes, stopped };
     if (!complete && solutions.length < limit) return null;
     return { count: solutions.length, solutions, branches: this.branches, probes: this.probes };
   }
