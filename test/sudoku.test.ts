@@ -189,9 +189,10 @@ describe.skipIf(skipGpu)('sudoku complete solver', () => {
   });
 
   it('Ctrl-C prints every puzzle, the answered ones as answered and the others unsolved `interrupted` (exit 1); it killed the process with no output', async () => {
-    // a 9x9 and an empty 25x25, which runs on (the lanes, then the rounds solver) until stopped
+    // a 9x9 and an empty 25x25, which runs on (the lanes, then the rounds solver by name: the CPU search, which
+    // takes it on SwiftShader by default, answers it in 0.05 s) until stopped
     const input = '6...5748.3...6...........5............41..26...9..37..72.3......4.7..5....5.128..\n' + '.'.repeat(625) + '\n';
-    const r = await runCliInterrupted(['solve', 'sudoku', '--json', '-'], input, 1500);
+    const r = await runCliInterrupted(['solve', 'sudoku', '--json', '--handed-back', 'gpu', '-'], input, 1500);
     expect(r.sentAt, r.stderr).toBeGreaterThan(0);
     expect([r.code, r.signal], r.stderr).toEqual([1, null]);
     expect(r.stderr).toContain('interrupted: stopping after the work in flight');
@@ -240,4 +241,25 @@ describe.skipIf(skipGpu)('sudoku complete solver', () => {
       });
     });
   });
+
+  it('puzzles the lanes hand back go to the CPU search\'s threads with handedBack cpu (an empty 25x25: 40 s on the rounds solver, 0.05 s there)', async () => {
+    await withDevice(async (ctx) => {
+      const puzzles = [...mixedPuzzles(9, 10), randomPuzzle(emptyPuzzle(6), 0.1, rng(4))];
+      const capped = await solveFull(ctx, puzzles, { laneNodeCap: 1, handedBack: 'cpu' });
+      const note = "on the CPU search: past the lanes' stack or node cap (--handed-back)";
+      const handed = capped.results.filter((r) => r.extra?.note === note).length;
+      expect(handed, 'some puzzles need more than one grid').toBeGreaterThan(0);
+      puzzles.forEach((p, i) => {
+        const cpu = solveCpu(p, 2).solutions;
+        const want = cpu.length === 0 ? 'contradiction' : cpu.length === 1 ? 'solved' : 'multiple';
+        expect(capped.results[i].status, `puzzle ${i}`).toBe(want);
+        for (const s of [capped.results[i].solution, capped.results[i].solution2]) if (s) expect(verify(p, s), `puzzle ${i}`).toBe(true);
+      });
+      // the CLI: auto takes the threads on a CPU-emulated adapter, the rounds solver on a real GPU
+      const r = runCli(['solve', 'sudoku', '--json', '-'], `${'.'.repeat(625)}\n`);
+      const empty = JSON.parse(r.stdout);
+      expect(empty.status).toBe('multiple');
+      expect(empty.note).toBe(ctx.adapter.fallback ? note : undefined);
+    });
+  }, 120_000);
 });

@@ -9,6 +9,7 @@ import { emptyPuzzle, formatGenerated, generate } from './generate.ts';
 import { compileIlca, hash32, ILCA_PRESETS, runIlca, type IlcaParams } from './ilca.ts';
 import { RULE_HIDDEN, RULE_LOCKED, RULE_NAKED, RULES_ALL, shapeError, verify, type SudokuPuzzle } from './reference.ts';
 import { Batch } from '../../engine/batch.ts';
+import { hasCpuThreads } from '../cpu-pool.ts';
 import { caToResult, compileFull, runCa, solutionString, solveFull, sudokuRule } from './solver.ts';
 
 export function parseRules(spec: string | boolean | undefined): number {
@@ -70,8 +71,19 @@ async function solve(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: SolveOption
       return { status: 'unsolved', reason: 'capped', generations: params.steps, extra: { ...extra, ...partial }, ms };
     });
   }
-  const { results } = await solveFull(ctx, puzzles, { rules, timeoutMs: opts.timeoutMs, signal: opts.signal, progress: opts.progress });
+  const { results } = await solveFull(ctx, puzzles, { rules, timeoutMs: opts.timeoutMs, signal: opts.signal, progress: opts.progress, handedBack: handedBackTo(ctx, opts) });
   return results.map((r) => interruptedByAbort(r, opts));
+}
+
+/**
+ * Where `full` sends the puzzles the lanes hand back (`--handed-back`): `auto` takes the CPU search's threads on a
+ * CPU-emulated adapter (SwiftShader) in Node, where the rounds solver's dispatches and readbacks cost more than the
+ * search (an empty 25x25: 40 s against 0.05 s), and the rounds solver on a real GPU or without worker threads.
+ */
+function handedBackTo(ctx: GpuContext, opts: SolveOptions): 'rounds' | 'cpu' {
+  const choice = opts.options['handed-back'] ?? 'auto';
+  if (choice === 'gpu' || !hasCpuThreads()) return 'rounds';
+  return choice === 'cpu' || ctx.adapter.fallback ? 'cpu' : 'rounds';
 }
 
 function* gen(opts: GenerateOptions): Iterable<string> {
@@ -108,6 +120,12 @@ export const sudoku: PuzzleKind<SudokuPuzzle> = {
     { name: 'box', value: 'WxH', help: 'box shape (default: as square as possible, wider than tall)' },
     { name: 'diagonal', help: 'X-sudoku: the two diagonals hold every value too' },
     { name: 'x', help: 'the same as --diagonal' },
+    {
+      name: 'handed-back',
+      value: 'W',
+      choices: ['auto', 'gpu', 'cpu'],
+      help: 'full: puzzles past the lanes\' stack or node cap (sparse large grids) go to gpu (the rounds solver), cpu (the CPU search, a thread per core), or auto (default: cpu on a CPU-emulated adapter such as SwiftShader, where it is faster; gpu on a real GPU)',
+    },
     { name: 'format', value: 'F', choices: SUDOKU_FORMS, help: 'read the input as this format (default: from the text: grids drawn over n lines, one puzzle per line, Solo game ids, puzz.link URLs, .tsv rows)' },
     { name: 'preset', value: 'P', choices: Object.keys(ILCA_PRESETS), help: 'ilca: the paper\'s parameters (default base)' },
     { name: 'lr', value: 'X', number: { min: 0 }, help: 'ilca: reward rate' },

@@ -318,20 +318,25 @@ export interface CpuSolve {
   nodes: number;
   /** the search stopped at `maxNodes` before it found `limit` solutions or ran out of them */
   capped?: boolean;
+  /** `stopped()` ended it (the caller's deadline or Ctrl-C): `solutions` are what it had found */
+  stopped?: boolean;
 }
+
+/** search nodes between looks at solveCpu's `stopped()` (a node of a 25x25 is ~20 us) */
+const NODES_PER_LOOK = 256;
 
 /**
  * Depth-first search over candidate masks with naked and hidden singles propagated to a fixpoint at every node,
  * branching on a cell with the fewest candidates. Stops after `limit` solutions (2 decides uniqueness).
  */
-export function solveCpu(p: SudokuPuzzle, limit = 2, order?: (n: number) => number, maxNodes = Infinity): CpuSolve {
+export function solveCpu(p: SudokuPuzzle, limit = 2, order?: (n: number) => number, maxNodes = Infinity, stopped?: () => boolean): CpuSolve {
   const t = topology(p);
   const out: CpuSolve = { solutions: [], nodes: 0 };
   const masks = initialMasks(p);
   const queue: number[] = [];
   for (let i = 0; i < t.cells; i++) if (p.givens[i]) queue.push(i);
   if (!propagate(t, masks, queue)) return out;
-  search(t, masks, limit, out, order, maxNodes);
+  search(t, masks, limit, out, order, maxNodes, stopped);
   return out;
 }
 
@@ -374,7 +379,7 @@ function propagate(t: Topology, m: Uint32Array, queue: number[]): boolean {
   }
 }
 
-function search(t: Topology, m: Uint32Array, limit: number, out: CpuSolve, order: ((n: number) => number) | undefined, maxNodes: number): void {
+function search(t: Topology, m: Uint32Array, limit: number, out: CpuSolve, order: ((n: number) => number) | undefined, maxNodes: number, stopped?: () => boolean): void {
   let best = -1;
   let bestCount = 99;
   for (let i = 0; i < t.cells; i++) {
@@ -405,11 +410,15 @@ function search(t: Topology, m: Uint32Array, limit: number, out: CpuSolve, order
       out.capped = true;
       return;
     }
+    if (stopped && out.nodes % NODES_PER_LOOK === 0 && stopped()) {
+      out.stopped = true;
+      return;
+    }
     out.nodes++;
     const copy = m.slice();
     copy[best] = b;
-    if (propagate(t, copy, [best])) search(t, copy, limit, out, order, maxNodes);
-    if (out.solutions.length >= limit || out.capped) return;
+    if (propagate(t, copy, [best])) search(t, copy, limit, out, order, maxNodes, stopped);
+    if (out.solutions.length >= limit || out.capped || out.stopped) return;
   }
 }
 
