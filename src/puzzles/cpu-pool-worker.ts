@@ -9,6 +9,8 @@ import type { CpuJob } from './cpu-pool.ts';
 export interface CpuLimits {
   timeoutMs: number | undefined;
   stopped: () => boolean;
+  /** both at once, for a search that only takes a stop flag: 'interrupted', 'timeout' (past timeoutMs), or undefined */
+  over: () => 'interrupted' | 'timeout' | undefined;
 }
 
 /** Serves the pool's jobs with `solve` (a search that ends at its limits with reason 'timeout' or 'interrupted'). */
@@ -23,7 +25,9 @@ export function serveCpuJobs<P, J extends CpuJob, R>(solve: (puzzle: P, job: J, 
     const left = Math.max(0, job.deadline - t0);
     const limit = Math.min(job.slice, left);
     const timeoutMs = Number.isFinite(limit) ? Math.min(limit, 2 ** 31) : undefined;
-    const result = solve(puzzle, job, { timeoutMs, stopped });
+    const end = t0 + limit;
+    const over = () => (stopped() ? 'interrupted' : now() > end ? 'timeout' : undefined);
+    const result = solve(puzzle, job, { timeoutMs, stopped, over });
     port.postMessage([id, result, now() - t0, job.slice < left]);
   });
   port.postMessage('ready');

@@ -43,6 +43,26 @@ export interface CpuPoolOptions<P, R extends CpuSearchResult> {
   report(i: number, r: SolveResult): void;
 }
 
+/**
+ * The status of a complete search that counts to two solutions, from the solutions it found and why it stopped
+ * short (`reason`, e.g. 'timeout'): `multiple` at two; `unsolved` when stopped (one solution found is not proven
+ * unique); else `solved` or `contradiction`.
+ */
+export function searchStatus(solutions: number, reason?: string): SolveResult['status'] {
+  if (solutions >= 2) return 'multiple';
+  if (reason) return 'unsolved';
+  return solutions ? 'solved' : 'contradiction';
+}
+
+/**
+ * Whether a kind's `--OPTION auto|gpu|cpu` puts its puzzles on the CPU threads: `cpu` does where there are threads,
+ * `gpu` never, `auto` where `auto` says (a CPU-emulated adapter, and what else the kind needs).
+ */
+export function cpuChosen(choice: string | boolean | undefined, auto: boolean): boolean {
+  if (choice === 'gpu' || !hasCpuThreads()) return false;
+  return choice === 'cpu' || auto;
+}
+
 /** A result the worker has not sent when Ctrl-C came is waited for this long (its search stops within ms). */
 const INTERRUPT_GRACE_MS = 1000;
 

@@ -13,23 +13,16 @@ interface BinaryCpuJob extends CpuJob {
 /** A search's answer as the host reads it (index.ts cpuResult). */
 export interface BinaryCpuResult {
   solutions: string[];
-  /** every solution was found up to the limit (`solutions.length` < the limit: there are no more) */
-  complete: boolean;
   branches: number;
   probes: number;
   /** the thesis level (gradeCpu: 1-3 by propagation alone, 4 beyond), 0 when the givens break a rule */
   level: number;
-  /** 'timeout' or 'interrupted' when the limits stopped it */
+  /** 'timeout' or 'interrupted' when the limits stopped it (else every solution up to the limit was found) */
   reason?: string;
 }
 
-serveCpuJobs((puzzle: BinaryPuzzle, job: BinaryCpuJob, { timeoutMs, stopped }): BinaryCpuResult => {
-  const deadline = timeoutMs === undefined ? Infinity : performance.now() + timeoutMs;
+serveCpuJobs((puzzle: BinaryPuzzle, job: BinaryCpuJob, { over }): BinaryCpuResult => {
   let reason: string | undefined;
-  const late = () => {
-    reason = stopped() ? 'interrupted' : performance.now() > deadline ? 'timeout' : undefined;
-    return reason !== undefined;
-  };
-  const r = countSolutions(puzzle, job.solutionLimit, { stopped: late });
-  return { solutions: r.solutions.map(cellsToString), complete: !r.stopped, branches: r.branches, probes: r.probes, level: gradeCpu(puzzle), reason: r.stopped ? reason : undefined };
+  const r = countSolutions(puzzle, job.solutionLimit, { stopped: () => (reason = over()) !== undefined });
+  return { solutions: r.solutions.map(cellsToString), branches: r.branches, probes: r.probes, level: gradeCpu(puzzle), reason: r.stopped ? reason : undefined };
 });

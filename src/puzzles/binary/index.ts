@@ -11,7 +11,7 @@ import { verifySolution } from './reference.ts';
 import { lanePipeline, solveFullLanes } from './lane.ts';
 import { automatonResult, caRule, isSmall, runCa, runThesis, solveFull, thesisRule } from './solver.ts';
 import type { BinaryCpuResult } from './cpu-worker.ts';
-import { hasCpuThreads, solveOnCpuThreads } from '../cpu-pool.ts';
+import { cpuChosen, searchStatus, solveOnCpuThreads } from '../cpu-pool.ts';
 
 function usage<T>(f: () => T): T {
   try {
@@ -96,21 +96,15 @@ const LARGE_NOTE = 'on the CPU search: grids past 32x32 (--large)';
  * no generations); `--large cpu` wins over `--lanes off`. Without worker threads (a page) the GPU keeps them.
  */
 function largeOnCpu(ctx: GpuContext, opts: SolveOptions): boolean {
-  const choice = opts.options.large ?? 'auto';
-  if (choice === 'gpu' || !hasCpuThreads()) return false;
-  if (choice === 'cpu') return true;
-  return opts.options.lanes !== 'off' && opts.maxGenerations === undefined && ctx.adapter.fallback;
+  return cpuChosen(opts.options.large, opts.options.lanes !== 'off' && opts.maxGenerations === undefined && ctx.adapter.fallback);
 }
 
 /** The CPU search's answer as a result of the command line (its solutions are verified by the CLI as any). */
 function cpuResult(r: BinaryCpuResult, ms: number, reason = r.reason): SolveResult {
   const [solution, solution2] = r.solutions;
   const extra: Record<string, unknown> = { level: r.level, probes: r.probes, branches: r.branches, note: LARGE_NOTE };
-  const base = { generations: 0, solution, solution2, extra, ms };
-  if (solution2) return { ...base, status: 'multiple' };
-  // stopped: a solution found is not proven unique
-  if (reason || !r.complete) return { ...base, status: 'unsolved', reason: reason ?? 'timeout' };
-  return { ...base, status: solution ? 'solved' : 'contradiction' };
+  const status = searchStatus(r.solutions.length, reason);
+  return { status, generations: 0, solution, solution2, extra, ms, reason: status === 'unsolved' ? reason : undefined };
 }
 
 /** Output in the input's form: grids, game ids, or tsv rows with the solution column filled. */

@@ -14,13 +14,8 @@ export interface SudokuCpuResult {
   reason?: string;
 }
 
-serveCpuJobs((puzzle: SudokuPuzzle, _job: CpuJob, { timeoutMs, stopped }): SudokuCpuResult => {
-  const deadline = timeoutMs === undefined ? Infinity : performance.now() + timeoutMs;
+serveCpuJobs((puzzle: SudokuPuzzle, _job: CpuJob, { over }): SudokuCpuResult => {
   let reason: string | undefined;
-  const late = () => {
-    reason = stopped() ? 'interrupted' : performance.now() > deadline ? 'timeout' : undefined;
-    return reason !== undefined;
-  };
-  const r = solveCpu(puzzle, 2, undefined, Infinity, late);
+  const r = solveCpu(puzzle, 2, undefined, Infinity, () => (reason = over()) !== undefined);
   return { solutions: r.solutions, nodes: r.nodes, reason: r.stopped ? reason : undefined };
 });

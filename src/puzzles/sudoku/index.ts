@@ -9,7 +9,7 @@ import { emptyPuzzle, formatGenerated, generate } from './generate.ts';
 import { compileIlca, hash32, ILCA_PRESETS, runIlca, type IlcaParams } from './ilca.ts';
 import { RULE_HIDDEN, RULE_LOCKED, RULE_NAKED, RULES_ALL, shapeError, verify, type SudokuPuzzle } from './reference.ts';
 import { Batch } from '../../engine/batch.ts';
-import { hasCpuThreads } from '../cpu-pool.ts';
+import { cpuChosen } from '../cpu-pool.ts';
 import { caToResult, compileFull, runCa, solutionString, solveFull, sudokuRule } from './solver.ts';
 
 export function parseRules(spec: string | boolean | undefined): number {
@@ -81,9 +81,7 @@ async function solve(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: SolveOption
  * search (an empty 25x25: 40 s against 0.05 s), and the rounds solver on a real GPU or without worker threads.
  */
 function handedBackTo(ctx: GpuContext, opts: SolveOptions): 'rounds' | 'cpu' {
-  const choice = opts.options['handed-back'] ?? 'auto';
-  if (choice === 'gpu' || !hasCpuThreads()) return 'rounds';
-  return choice === 'cpu' || ctx.adapter.fallback ? 'cpu' : 'rounds';
+  return cpuChosen(opts.options['handed-back'], ctx.adapter.fallback) ? 'cpu' : 'rounds';
 }
 
 function* gen(opts: GenerateOptions): Iterable<string> {

@@ -7,7 +7,7 @@ import { FLAG_CONTRADICTION } from '../../engine/constants.ts';
 import type { Rule } from '../../engine/rule.ts';
 import type { GpuContext } from '../../gpu/context.ts';
 import type { SolveResult } from '../types.ts';
-import { solveOnCpuThreads } from '../cpu-pool.ts';
+import { searchStatus, solveOnCpuThreads } from '../cpu-pool.ts';
 import type { SudokuCpuResult } from './cpu-worker.ts';
 import { stppcString } from './codec.ts';
 import { compileLanes, LANE_MAX_CELLS, solveLanes, type LaneStats } from './lane.ts';
@@ -311,11 +311,8 @@ export async function solveFull(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: 
 /** The CPU search's answer for a puzzle the lanes handed back (its solutions are verified by the CLI as any). */
 function cpuResult(p: SudokuPuzzle, r: SudokuCpuResult, generations: number, ms: number, reason = r.reason): SolveResult {
   const [solution, solution2] = r.solutions.map((values) => solutionString(p, values));
-  const base = { generations, solution, solution2, ms, extra: { branches: r.nodes, note: HANDED_BACK_NOTE } };
-  if (solution2) return { ...base, status: 'multiple' };
-  // stopped: a solution found is not proven unique
-  if (reason) return { ...base, status: 'unsolved', reason };
-  return { ...base, status: solution ? 'solved' : 'contradiction' };
+  const status = searchStatus(r.solutions.length, reason);
+  return { status, generations, solution, solution2, ms, reason: status === 'unsolved' ? reason : undefined, extra: { branches: r.nodes, note: HANDED_BACK_NOTE } };
 }
 
 /**
