@@ -2,8 +2,8 @@
 // result reported as it comes. The main thread stays free, so an abort (Ctrl-C) ends the searches at once: a shared
 // flag each search checks where it checks the deadline (cpu-pool-worker.ts); the puzzles in hand come back
 // 'interrupted' with what they had done, the ones not started 'interrupted' with ms 0. One long CPU puzzle used to
-// hold the process until it ended. Nonograms (lines past the GPU's limits, `--method cpu`) and binary grids past the
-// lanes' 32x32 on a CPU adapter run here.
+// hold the process until it ended. Nonograms (lines past the GPU's limits, `--method cpu`), and on a CPU adapter binary
+// grids past the lanes' 32x32 and the sudoku puzzles the lanes hand back, run here.
 import type { SolveResult } from './types.ts';
 import { nodeBuiltin } from './node-builtin.ts';
 import { startModuleThread, type HostThread } from '../gpu/threads.ts';

@@ -47,8 +47,9 @@ async function solve(ctx: GpuContext, puzzles: BinaryPuzzle[], opts: SolveOption
   // batch, the host deciding each round)
   const full = opts.options.lanes === 'off' ? solveFull : solveFullLanes;
   const large = largeOnCpu(ctx, opts);
-  const onCpu = puzzles.flatMap((p, i) => (large && !isSmall(p) ? [i] : []));
-  const onGpu = puzzles.flatMap((p, i) => (large && !isSmall(p) ? [] : [i]));
+  const toCpu = (p: BinaryPuzzle) => large && !isSmall(p);
+  const onCpu = puzzles.flatMap((p, i) => (toCpu(p) ? [i] : []));
+  const onGpu = puzzles.flatMap((p, i) => (toCpu(p) ? [] : [i]));
   const out: SolveResult[] = new Array(puzzles.length);
   // one count of answers for both sides
   let gpuDone = 0;

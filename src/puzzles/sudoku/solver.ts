@@ -254,14 +254,12 @@ export async function solveFull(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: 
   );
   const ms = performance.now() - t0;
   const rest: number[] = puzzles.flatMap((p, i) => (laneOk(p) ? [] : [i]));
-  // handed back to the CPU search: index and the lanes' sweeps of the puzzle itself
-  const toCpu: number[] = [];
+  // handed back to the CPU search, by index: the lanes' sweeps of the puzzle itself (its `generations`)
   const rootSweeps = new Map<number, number>();
   mine.forEach((i, k) => {
     const o = outcomes[k];
     const p = puzzles[i];
     if (o && opts.handedBack === 'cpu' && (o.status === 'depth' || o.status === 'capped')) {
-      toCpu.push(i);
       rootSweeps.set(i, o.rootSweeps);
       return;
     }
@@ -282,7 +280,7 @@ export async function solveFull(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: 
     from: import.meta.url,
     file: 'cpu-worker.ts',
     puzzles,
-    which: toCpu,
+    which: [...rootSweeps.keys()],
     deadline: deadline ?? Infinity,
     signal: opts.signal,
     job: {},
@@ -300,10 +298,8 @@ export async function solveFull(ctx: GpuContext, puzzles: SudokuPuzzle[], opts: 
     stats.grids += r.stats.grids;
     opts.progress?.(puzzles.length, puzzles.length);
   }
-  if (toCpu.length) {
-    await cpuSide;
-    opts.progress?.(puzzles.length, puzzles.length);
-  }
+  await cpuSide;
+  if (rootSweeps.size) opts.progress?.(puzzles.length, puzzles.length);
   stats.seconds = (performance.now() - t0) / 1000;
   return { results, stats };
 }
