@@ -251,6 +251,41 @@ describe('nonogram CDCL race with a transposed copy (the CPU threads\' search)',
   });
 });
 
+describe('nonogram CDCL race handed from one thread to another (capture, and a race resumed from it)', () => {
+  it('resumed from a copy of its state between steps, a race goes on as if never stopped: the same answer, conflicts, member and side', () => {
+    let moved = 0;
+    let refused = 0;
+    // edge cases, and two that take hundreds of conflicts (many steps, clean-ups, the copy's searches joined)
+    const ps = [...edgeCases().filter((_, i) => i % 6 === 0), randomPicture(25, 25, 4242, 50), randomPicture(28, 28, 5, 50)];
+    for (const p of ps) {
+      const where = `${p.width}x${p.height} ${p.rows.join('/')}`;
+      for (const copyAfter of [0, 40]) {
+        const opts = { turn: 3, copyAfter, cleanup: { every: 30, growth: 10, keepLbd: 4 } };
+        const straight = new CdclPortfolioRace(p, opts);
+        let want: PortfolioResult | undefined;
+        while (!(want = straight.step()));
+        // the same race, its state cloned (as postMessage does) into a new race every 3 steps
+        let r = new CdclPortfolioRace(p, opts);
+        let got: PortfolioResult | undefined;
+        for (let k = 1; !(got = r.step()); k++) {
+          if (k % 3) continue;
+          const state = r.capture();
+          if (!state) {
+            refused++;
+            continue;
+          }
+          r = new CdclPortfolioRace(p, opts, structuredClone(state));
+          moved++;
+        }
+        expect(got, where).toEqual(want);
+      }
+    }
+    expect(moved, 'races resumed').toBeGreaterThan(20);
+    // the first search's root probing yields within a sweep: not a point it can be taken from
+    expect(refused, 'captures refused in root probing').toBeGreaterThan(0);
+  });
+});
+
 describe.skipIf(skipGpu)('nonogram CDCL kernel = CPU twin, step for step', () => {
   /** The kernel's run, and its rounds as packed replayed on the twin (a puzzle's searches share clauses by round). */
   async function runWithTwin(ctx: GpuContext, ps: Nonogram[], opts: CdclLaneOptions, stats?: LaneStats) {

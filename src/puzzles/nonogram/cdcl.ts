@@ -424,6 +424,56 @@ export interface CdclRound {
   stats?: { taken: number; units: number; missed: number; held: number };
   /** the search's counts and solutions so far, set when it starts (a search stopped between rounds reports them) */
   live?: CdclResult;
+  /** set by the search: its state while it waits between rounds (undefined at any other point, as in root probing) */
+  capture?: () => CdclState | undefined;
+  /** a search to go on from instead of starting (one `capture` gave, on another thread) */
+  resumeFrom?: CdclState;
+}
+
+/**
+ * A search as it waits between rounds: everything it goes on from (typed arrays and numbers, so a thread can post
+ * it to another, the arrays' buffers transferred). Its propagation is done then (nothing queued, no line dirty), so
+ * the scratch of a conflict's analysis and of root probing is not part of it.
+ */
+export interface CdclState {
+  value: Uint8Array;
+  level: Uint32Array;
+  tpos: Uint32Array;
+  reason: Uint32Array;
+  activity: Uint32Array;
+  phase: Uint8Array;
+  target: Uint8Array;
+  targetLen: number;
+  trail: Uint32Array;
+  trailLim: Uint32Array;
+  /** watch heads, the blocking clause, the learned clauses (their literals 16 bits each over the same words) */
+  mem: Uint32Array;
+  top: number;
+  ptop: number;
+  blockAt: number;
+  trailLen: number;
+  dl: number;
+  inc: number;
+  res: CdclResult;
+  litStates: Uint8Array;
+  rowFil: Uint32Array;
+  rowEmp: Uint32Array;
+  colFil: Uint32Array;
+  colEmp: Uint32Array;
+  rowStack: Uint8Array;
+  colStack: Uint8Array;
+  rowKnown: Uint8Array;
+  colKnown: Uint8Array;
+  heap: Int32Array;
+  heapAt: Int32Array;
+  heapSize: number;
+  takenFrom: Uint32Array;
+  restarts: number;
+  nextCleanup: number;
+  cleanups: number;
+  untilRestart: number;
+  rephases: number;
+  nextRephase: number;
 }
 /** learned clauses up to this length go to the puzzle's other searches */
 export const CDCL_SHARE_LENGTH = 8;
@@ -451,17 +501,19 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
   const cleanup = opts.cleanup;
   const keepLbd = cleanup ? cleanup.keepLbd : -1;
 
-  const value = new Uint8Array(n);
-  const level = new Uint32Array(n);
-  const tpos = new Uint32Array(n);
-  const reason = new Uint32Array(n);
-  const activity = new Uint32Array(n);
-  const phase = new Uint8Array(n).fill(filledFirst ? 1 : 0); // 1: filled was the cell's last value
+  // a search another thread ran until it yielded between rounds (CdclState), else the puzzle from its start
+  const from = round?.resumeFrom;
+  const value = from?.value ?? new Uint8Array(n);
+  const level = from?.level ?? new Uint32Array(n);
+  const tpos = from?.tpos ?? new Uint32Array(n);
+  const reason = from?.reason ?? new Uint32Array(n);
+  const activity = from?.activity ?? new Uint32Array(n);
+  const phase = from?.phase ?? new Uint8Array(n).fill(filledFirst ? 1 : 0); // 1: filled was the cell's last value
   // the target phases: the values of the longest conflict-free trail so far (TARGET_NONE off it), and its length
-  const target = new Uint8Array(n).fill(TARGET_NONE);
-  let targetLen = 0;
-  const trail = new Uint32Array(n);
-  const trailLim = new Uint32Array(n + 1);
+  const target = from?.target ?? new Uint8Array(n).fill(TARGET_NONE);
+  let targetLen = from?.targetLen ?? 0;
+  const trail = from?.trail ?? new Uint32Array(n);
+  const trailLim = from?.trailLim ?? new Uint32Array(n + 1);
   const seen = new Uint8Array(n);
   // watch heads (one per literal), then the blocking clause's room, then learned clauses: chain links are
   // addresses in `mem`, as in the kernel's slot. The kernel's clause is its length, two chain links and its literals,
@@ -474,23 +526,22 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
   const ARENA = BLOCK + CDCL_MAX_CELLS + 3;
   const END = ARENA + arenaWords;
   // the arena grows as clauses come (putClause): most puzzles never need the whole of it, and a thread holds many
-  let mem = new Uint32Array(Math.min(END, ARENA + FIRST_ARENA_WORDS));
+  let mem = from?.mem ?? new Uint32Array(Math.min(END, ARENA + FIRST_ARENA_WORDS)).fill(NONE, 0, HEADS);
   let lits = new Uint16Array(mem.buffer);
-  mem.fill(NONE, 0, HEADS);
-  let top = ARENA;
-  let ptop = ARENA;
-  let blockAt = NONE;
+  let top = from?.top ?? ARENA;
+  let ptop = from?.ptop ?? ARENA;
+  let blockAt = from?.blockAt ?? NONE;
   const learnt = new Uint32Array(n + 1);
   const expl = new Uint32Array(32);
   let explLen = 0;
 
-  let trailLen = 0;
-  let dl = 0;
-  let qhead = 0;
+  let trailLen = from?.trailLen ?? 0;
+  let dl = from?.dl ?? 0;
+  let qhead = from?.trailLen ?? 0;
   let rowDirty = 0;
   let colDirty = 0;
-  let inc = 256;
-  const res = emptyCdclResult();
+  let inc = from?.inc ?? 256;
+  const res = from?.res ?? emptyCdclResult();
   if (round) round.live = res;
 
   const rowClues = p.rows;
@@ -501,24 +552,24 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
   const litOf = (c: number) => 2 * c + (value[c] === EMPTY ? 1 : 0);
   // each literal's state, kept as cells are set and unset (the clauses' watch loops read it most): 1 true, 2 false,
   // 0 unassigned
-  const litStates = new Uint8Array(2 * n);
+  const litStates = from?.litStates ?? new Uint8Array(2 * n);
   const litState = (q: number) => litStates[q];
 
   // each line's known cells as bits (filled, empty), kept as cells are set and unset: a settle reads its line at once
-  const rowFil = new Uint32Array(h);
-  const rowEmp = new Uint32Array(h);
-  const colFil = new Uint32Array(w);
-  const colEmp = new Uint32Array(w);
+  const rowFil = from?.rowFil ?? new Uint32Array(h);
+  const rowEmp = from?.rowEmp ?? new Uint32Array(h);
+  const colFil = from?.colFil ?? new Uint32Array(w);
+  const colEmp = from?.colEmp ?? new Uint32Array(w);
   // each line's known cells in the order they were set (32 to a line; a stack, as the trail is, as deep as the line's
   // known bits): an explanation takes them latest first without a sort
-  const rowStack = new Uint8Array(h * 32);
-  const colStack = new Uint8Array(w * 32);
+  const rowStack = from?.rowStack ?? new Uint8Array(h * 32);
+  const colStack = from?.colStack ?? new Uint8Array(w * 32);
   // each cell's row and column (no division per assignment)
   const rowOf = Uint8Array.from({ length: n }, (_, c) => Math.floor(c / w));
   const colOf = Uint8Array.from({ length: n }, (_, c) => c % w);
   // each line's known cells, counted (the depth of its stack)
-  const rowKnown = new Uint8Array(h);
-  const colKnown = new Uint8Array(w);
+  const rowKnown = from?.rowKnown ?? new Uint8Array(h);
+  const colKnown = from?.colKnown ?? new Uint8Array(w);
 
   const assign = (c: number, v: number, why: number) => {
     value[c] = v;
@@ -665,9 +716,9 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
   // The decisions' order: a binary heap of cells by activity, the lowest cell first on a tie (as a scan of the cells
   // would pick, and the kernel does), holding every unassigned cell and some assigned ones, dropped when they come to
   // the top. A scan of every cell per decision had been ~5% of a thread's search.
-  const heap = new Int32Array(n);
-  const heapAt = new Int32Array(n).fill(-1);
-  let heapSize = 0;
+  const heap = from?.heap ?? new Int32Array(n);
+  const heapAt = from?.heapAt ?? new Int32Array(n).fill(-1);
+  let heapSize = from?.heapSize ?? 0;
   const ahead = (a: number, b: number) => activity[a] > activity[b] || (activity[a] === activity[b] && a < b);
   const siftUp = (i: number) => {
     const c = heap[i];
@@ -710,7 +761,7 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
       if (heapSize > 0) siftDown(0);
     }
   };
-  for (let c = 0; c < n; c++) heapInsert(c);
+  if (!from) for (let c = 0; c < n; c++) heapInsert(c);
 
   const bump = (c: number) => {
     activity[c] += inc;
@@ -988,7 +1039,7 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
    * left, else kept (its literals that are not false) in the arena while it has room; a peer's oldest entries past
    * what the kernel's ring keeps are skipped. False: a clause with every literal false (no solution left).
    */
-  const takenFrom = new Uint32Array(CDCL_MAX_PEERS);
+  const takenFrom = from?.takenFrom ?? new Uint32Array(CDCL_MAX_PEERS);
   const shared = new Uint32Array(CDCL_SHARE_LENGTH);
   const takeShared = (r: CdclRound): boolean => {
     const { entries, perRound } = r.ring ?? CDCL_SHARE_RING;
@@ -1021,23 +1072,36 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
     return true;
   };
 
-  // the givens, then line logic on every line
-  const start = initialCells(p);
-  for (let c = 0; c < n; c++) if (start[c] !== UNKNOWN) assign(c, start[c], FACT);
-  rowDirty = h >= 32 ? 0xffffffff : (1 << h) - 1;
-  colDirty = w >= 32 ? 0xffffffff : (1 << w) - 1;
-  if (rootProbing) {
-    if (propagate() !== undefined || !(yield* probeRoot())) return finish('contradiction');
-    // the round's probes count in its budget
-    entryConflicts -= Math.floor((res.probes - entryProbes) / ROOT_PROBES_PER_CONFLICT);
+  if (from) {
+    // it yields only with its propagation done (nothing queued, no line dirty): the loop below goes on to decide
+    nextRound();
+  } else {
+    // the givens, then line logic on every line
+    const start = initialCells(p);
+    for (let c = 0; c < n; c++) if (start[c] !== UNKNOWN) assign(c, start[c], FACT);
+    rowDirty = h >= 32 ? 0xffffffff : (1 << h) - 1;
+    colDirty = w >= 32 ? 0xffffffff : (1 << w) - 1;
+    if (rootProbing) {
+      if (propagate() !== undefined || !(yield* probeRoot())) return finish('contradiction');
+      // the round's probes count in its budget
+      entryConflicts -= Math.floor((res.probes - entryProbes) / ROOT_PROBES_PER_CONFLICT);
+    }
   }
-  let restarts = 0;
-  let nextCleanup = cleanup?.every ?? Infinity;
-  let cleanups = 0;
-  let untilRestart = RESTART_BASE * luby(1);
+  let restarts = from?.restarts ?? 0;
+  let nextCleanup = from?.nextCleanup ?? cleanup?.every ?? Infinity;
+  let cleanups = from?.cleanups ?? 0;
+  let untilRestart = from?.untilRestart ?? RESTART_BASE * luby(1);
   const rephaseInterval = opts.rephaseInterval ?? CDCL_REPHASE_INTERVAL;
-  let rephases = 0;
-  let nextRephase = rephaseInterval;
+  let rephases = from?.rephases ?? 0;
+  let nextRephase = from?.nextRephase ?? rephaseInterval;
+  // between rounds (the yield below) the search can be handed to another thread: everything it goes on from
+  let betweenRounds = false;
+  if (round) {
+    round.capture = (): CdclState | undefined =>
+      betweenRounds
+        ? { value, level, tpos, reason, activity, phase, target, targetLen, trail, trailLim, mem, top, ptop, blockAt, trailLen, dl, inc, res, litStates, rowFil, rowEmp, colFil, colEmp, rowStack, colStack, rowKnown, colKnown, heap, heapAt, heapSize, takenFrom, restarts, nextCleanup, cleanups, untilRestart, rephases, nextRephase }
+        : undefined;
+  }
   // at level 0 (CDCL_REPHASE_INTERVAL): the saved phases by turns, and the target forgotten
   const rephase = () => {
     rephases++;
@@ -1105,7 +1169,9 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
       continue;
     }
     if (res.conflicts - entryConflicts >= budget()) {
+      betweenRounds = true;
       yield;
+      betweenRounds = false;
       nextRound();
     }
     // decide: the unassigned cell of highest activity (the lowest index on a tie), its target phase, else its saved one
@@ -1158,6 +1224,7 @@ export interface PortfolioResult extends CdclResult {
 export class CdclPortfolio {
   private readonly members: { member: number; round: CdclRound; steps: Generator<void, CdclResult>; published: number; result?: CdclResult }[];
   private readonly joinAfter: number;
+  private readonly settleCache: Uint32Array;
   private rounds = 0;
   private joinedCount = 1;
 
@@ -1173,14 +1240,33 @@ export class CdclPortfolio {
     return this.joinedCount;
   }
 
-  constructor(p: Nonogram, opts: PortfolioOptions = {}) {
+  /** `from`: the portfolio as another thread's `capture()` gave it, to go on from */
+  constructor(p: Nonogram, opts: PortfolioOptions = {}, from?: PortfolioState) {
     this.joinAfter = opts.joinAfter ?? PORTFOLIO_JOIN_AFTER;
     // one for the four searches: a paused puzzle holds one cache, not four
-    const settleCache = opts.settleCache ?? settleCacheFor(p);
+    const settleCache = from?.settleCache ?? opts.settleCache ?? settleCacheFor(p);
+    this.settleCache = settleCache;
     this.members = (opts.searches ?? CDCL_SEARCHES).map((search, member) => {
-      const round: CdclRound = { budget: opts.turn ?? PORTFOLIO_TURN, out: [], peers: [] };
-      return { member, round, steps: cdclSteps(p, { ...opts, search, settleCache }, round), published: 0 };
+      const was = from?.members[member];
+      const round: CdclRound = { budget: opts.turn ?? PORTFOLIO_TURN, out: was?.out ?? [], peers: [], resumeFrom: was?.search, live: was?.search?.res };
+      return { member, round, steps: cdclSteps(p, { ...opts, search, settleCache }, round), published: was?.published ?? 0, result: was?.result };
     });
+    if (from) {
+      this.rounds = from.rounds;
+      this.joinedCount = from.joinedCount;
+    }
+  }
+
+  /** Its state between steps, for another thread to go on from (CdclPortfolio's `from`); undefined while a search is
+   * where it cannot be taken (root probing). The portfolio is not to be stepped after. */
+  capture(): PortfolioState | undefined {
+    const members: PortfolioState['members'] = [];
+    for (const m of this.members) {
+      const search = m.result || !m.round.live ? undefined : m.round.capture?.();
+      if (!m.result && m.round.live && !search) return undefined;
+      members.push({ out: m.round.out, published: m.published, result: m.result, search });
+    }
+    return { rounds: this.rounds, joinedCount: this.joinedCount, settleCache: this.settleCache, members };
   }
 
   /** One turn of each search joined and still running: the answer, or undefined while there is none. */
@@ -1210,6 +1296,14 @@ export class CdclPortfolio {
     const best = live.reduce((a, b) => (ahead(at(a), at(b)) > 0 ? b : a));
     return { ...at(best), solutions: [...at(best).solutions], status: 'suspended', member: best.member };
   }
+}
+
+/** A CdclPortfolio between steps (capture): each search's shared clauses, and its state (not started: neither). */
+export interface PortfolioState {
+  rounds: number;
+  joinedCount: number;
+  settleCache: Uint32Array;
+  members: { out: Uint32Array[]; published: number; result?: CdclResult; search?: CdclState }[];
 }
 
 /** CdclPortfolio to its answer, or until `opts.stopped()` says stop (looked at after each turn of every search). */
@@ -1267,18 +1361,37 @@ export class CdclPortfolioRace {
   private firstEnded?: PortfolioResult;
   private copyEnded?: PortfolioResult;
 
+  /** `from`: the race as another thread's `capture()` gave it, to go on from */
   constructor(
     private readonly p: Nonogram,
     private readonly opts: PortfolioOptions & { copyAfter?: number } = {},
+    from?: RaceState,
   ) {
-    this.first = new CdclPortfolio(p, opts);
+    this.first = new CdclPortfolio(p, opts, from?.first);
+    if (from?.copy) this.copy = this.copyPortfolio(from.copy);
+    this.joinedAt = from?.joinedAt ?? 0;
+    this.firstEnded = from?.firstEnded;
+    this.copyEnded = from?.copyEnded;
+  }
+
+  private copyPortfolio(from?: PortfolioState): CdclPortfolio {
+    return new CdclPortfolio(transposedNonogram(this.p), { ...this.opts, settleCache: undefined }, from);
+  }
+
+  /** Its state between steps, for another thread to go on from (the constructor's `from`): undefined while one of
+   * its searches is in root probing. Not to be stepped after: the state is the searches' own arrays. */
+  capture(): RaceState | undefined {
+    const first = this.first.capture();
+    const copy = this.copy?.capture();
+    if (!first || (this.copy && !copy)) return undefined;
+    return { first, copy, joinedAt: this.joinedAt, firstEnded: this.firstEnded, copyEnded: this.copyEnded };
   }
 
   /** One portfolio's round of turns: the answer, or undefined while there is none. */
   step(): PortfolioResult | undefined {
     if (!this.copy && this.first.conflicts >= (this.opts.copyAfter ?? TRANSPOSED_COPY_AFTER)) {
       this.joinedAt = this.first.conflicts;
-      this.copy = new CdclPortfolio(transposedNonogram(this.p), { ...this.opts, settleCache: undefined });
+      this.copy = this.copyPortfolio();
     }
     const copyTurn = this.copy && !this.copyEnded && (this.firstEnded || this.copy.conflicts < this.first.conflicts - this.joinedAt);
     const r = copyTurn ? this.asPuzzle(this.copy!.step()) : this.first.step();
@@ -1299,6 +1412,15 @@ export class CdclPortfolioRace {
   private asPuzzle(r: PortfolioResult | undefined): PortfolioResult | undefined {
     return r && { ...r, solutions: r.solutions.map((s) => untransposedSolution(this.p, s)), transposed: true };
   }
+}
+
+/** A CdclPortfolioRace between steps (capture). */
+export interface RaceState {
+  first: PortfolioState;
+  copy?: PortfolioState;
+  joinedAt: number;
+  firstEnded?: PortfolioResult;
+  copyEnded?: PortfolioResult;
 }
 
 /**
