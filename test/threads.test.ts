@@ -83,6 +83,26 @@ describe('CDCL on CPU threads', () => {
     }
   });
 
+  it('a thread with two puzzles fewer than another takes one of its paused puzzles, searches and all: every answer verified, none lost', async () => {
+    // ~1.7 s of a thread each (several passes); the first thread takes all four (each thread takes puzzles until it
+    // holds CDCL_PUZZLES_PER_THREAD), so the second has none until the first's paused ones move
+    const hard = randomPicture(30, 30, 222, 50);
+    const puzzles = Array.from({ length: CDCL_PUZZLES_PER_THREAD }, () => hard);
+    const threads = new CdclThreads(puzzles, 2, 2, Infinity);
+    try {
+      const got = await Promise.all(puzzles.map((_, i) => new Promise<CdclOutcome>((done) => threads.start(i, done))));
+      expect(threads.moves, 'puzzles moved').toBeGreaterThanOrEqual(1);
+      for (const o of got) {
+        expect(o.status).toBe('multiple');
+        expect(new Set(o.solutions).size).toBe(2);
+        for (const s of o.solutions) expect(verify(hard, s)).toBe(true);
+      }
+      expect(threads.inHand).toBe(0);
+    } finally {
+      threads.close();
+    }
+  });
+
   it.runIf(existsSync(taaiFile))('a thread with nothing to run takes a second copy of the puzzle that has had most time (its searches in another order): the first answer counts once; a drop ends both copies', async () => {
     const taai = parseNonograms(readFileSync(taaiFile), taaiFile.pathname).map((r) => r.puzzle!);
     // TAAI #477 (0-based) takes a thread ~0.6 s, #509 tens of seconds

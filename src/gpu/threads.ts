@@ -9,7 +9,8 @@ type WorkerThreads = typeof import('node:worker_threads');
 
 /** What the host uses of a worker thread (a Node Worker is one). */
 export interface HostThread {
-  postMessage(message: unknown): void;
+  /** `transfer`: buffers moved to the thread rather than copied */
+  postMessage(message: unknown, transfer?: ArrayBuffer[]): void;
   /** 'message' (a message from the thread) or 'error' (an Error it threw) */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   on(event: 'message' | 'error', listener: (value: any) => void): unknown;
@@ -43,7 +44,7 @@ export function startThread(entry: URL, workerData: Record<string, unknown>): Ho
   const { port1, port2 } = new threads.MessageChannel();
   worker.postMessage({ start: { id, entry: entry.href, workerData, port: port2 } }, [port2]);
   return {
-    postMessage: (message) => port1.postMessage(message),
+    postMessage: (message, transfer) => port1.postMessage(message, transfer),
     on: (event, listener) => (event === 'message' ? port1.on('message', listener) : onError.set(id, listener)),
     terminate: () => {
       worker.postMessage({ terminate: id });
@@ -65,7 +66,8 @@ export function startModuleThread(from: string, file: string, workerData: Record
 
 /** What a worker thread uses of its channel to the host. */
 export interface ThreadPort {
-  postMessage(message: unknown): void;
+  /** `transfer`: buffers moved to the host rather than copied */
+  postMessage(message: unknown, transfer?: ArrayBuffer[]): void;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   on(event: 'message', listener: (value: any) => void): unknown;
 }
@@ -77,8 +79,8 @@ export interface ThreadPort {
 export function workerPort(): ThreadPort {
   const threads = nodeBuiltin<WorkerThreads>('node:worker_threads');
   if (!threads) {
-    const scope = globalThis as unknown as { postMessage(m: unknown): void; addEventListener(type: 'message', f: (e: MessageEvent) => void): void };
-    return { postMessage: (m) => scope.postMessage(m), on: (_event, listener) => scope.addEventListener('message', (e) => listener(e.data)) };
+    const scope = globalThis as unknown as { postMessage(m: unknown, transfer?: ArrayBuffer[]): void; addEventListener(type: 'message', f: (e: MessageEvent) => void): void };
+    return { postMessage: (m, transfer) => scope.postMessage(m, transfer), on: (_event, listener) => scope.addEventListener('message', (e) => listener(e.data)) };
   }
   return (threads.workerData?.port as MessagePortLike | undefined) ?? threads.parentPort!;
 }
@@ -86,11 +88,18 @@ export function workerPort(): ThreadPort {
 /** A page's Web Worker as a HostThread (its errors as Errors). */
 export function webWorkerThread(worker: Worker): HostThread {
   return {
-    postMessage: (message) => worker.postMessage(message),
+    postMessage: (message, transfer) => worker.postMessage(message, transfer ?? []),
     on: (event, listener) =>
       event === 'message' ? worker.addEventListener('message', (e) => listener(e.data)) : worker.addEventListener('error', (e) => listener(new Error(e.message))),
     terminate: () => worker.terminate(),
   };
+}
+
+/** The buffers of a message's typed arrays, to transfer rather than copy (postMessage's list: each buffer once). */
+export function buffersOf(value: unknown, into = new Set<ArrayBuffer>()): ArrayBuffer[] {
+  if (ArrayBuffer.isView(value)) into.add(value.buffer as ArrayBuffer);
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) buffersOf(v, into);
+  return [...into];
 }
 
 /** The next task of the event loop, after the messages already queued: setImmediate, or in a page a message to itself

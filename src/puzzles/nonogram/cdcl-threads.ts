@@ -4,9 +4,9 @@
 // searches on one CPU thread (CdclPortfolio) ran ~5,000, and 1.7x that since (EXPERIMENTS.md, "CDCL on CPU
 // threads"). So the hard puzzles' serial work goes to the cores, and the GPU keeps the wide work: probing the batch.
 import { nodeBuiltin } from '../node-builtin.ts';
-import { startModuleThread, webWorkerThread, type HostThread } from '../../gpu/threads.ts';
+import { buffersOf, startModuleThread, webWorkerThread, type HostThread } from '../../gpu/threads.ts';
 import type { Nonogram } from './codec.ts';
-import { CDCL_SEARCHES, emptyCdclResult, rotatedSearches } from './cdcl.ts';
+import { CDCL_SEARCHES, emptyCdclResult, rotatedSearches, type RaceState } from './cdcl.ts';
 import type { CdclThreadMessage, CdclThreadReply } from './cdcl-worker.ts';
 import type { CdclOutcome } from './lane.ts';
 import type { RaceHelper } from './rounds.ts';
@@ -53,8 +53,9 @@ function startCdclThread(): HostThread | undefined {
 export const CDCL_COPY_ROTATION = 2;
 
 /** A puzzle not running: new (no thread yet), or paused on `thread` with its searches kept there; `rotation`: how
- * far its searches are rotated (CDCL_COPY_ROTATION for a second copy, else 0) */
-type Waiting = { index: number; spentMs: number; order: number; thread?: Thread; rotation: number };
+ * far its searches are rotated (CDCL_COPY_ROTATION for a second copy, else 0); `stuckAt`: its time when its thread
+ * could not give it up (root probing), so it is not asked again before its next pass */
+type Waiting = { index: number; spentMs: number; order: number; thread?: Thread; rotation: number; stuckAt?: number };
 type Thread = { worker: HostThread; held: Map<number, Waiting>; broken: boolean };
 
 export class CdclThreads implements RaceHelper<CdclOutcome> {
@@ -62,8 +63,11 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
   private readonly done = new Map<number, (outcome: CdclOutcome) => void>();
   /** puzzles not running: new ones, and those a pass paused */
   private readonly waiting: Waiting[] = [];
+  /** puzzles on their way from one thread to another (held by `to` meanwhile) */
+  private readonly moving = new Map<number, { job: Waiting; from: Thread; to: Thread }>();
   private arrivals = 0;
   private copiesStarted = 0;
+  private movesMade = 0;
   /** the deadline as the threads read it: ms since the epoch (threads have their own performance.now()) */
   private readonly threadDeadline: number;
 
@@ -114,6 +118,11 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
     return this.copiesStarted;
   }
 
+  /** Paused puzzles moved to a thread with fewer so far. */
+  get moves(): number {
+    return this.movesMade;
+  }
+
   /** Searches held: puzzles running or paused on a thread, or waiting for one, each copy counted. */
   get inHand(): number {
     return this.waiting.length + this.pool.reduce((n, t) => n + t.held.size, 0);
@@ -129,6 +138,7 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
     // past the deadline a thread would end each puzzle it is given at once and ask for the next: a batch of 10,000
     // (8,000 waiting) spent 30 s so (the race drops them once it is late)
     if (performance.now() >= this.deadline) return;
+    this.balance();
     while (this.waiting.length) {
       if (this.pool.length < this.threads && this.pool.every((t) => t.held.size > 0)) this.spawn();
       let best: { at: number; thread: Thread } | undefined;
@@ -153,8 +163,65 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
     this.copyOnIdle();
   }
 
-  private post(thread: Thread, job: Waiting): void {
-    thread.worker.postMessage(['start', { id: job.index, puzzle: this.puzzles[job.index], maxSolutions: this.maxSolutions, deadline: this.threadDeadline, budgetMs: CDCL_PASS_MS, rotation: job.rotation }] satisfies CdclThreadMessage);
+  private post(thread: Thread, job: Waiting, from?: RaceState): void {
+    const start = { id: job.index, puzzle: this.puzzles[job.index], maxSolutions: this.maxSolutions, deadline: this.threadDeadline, budgetMs: CDCL_PASS_MS, rotation: job.rotation, from };
+    thread.worker.postMessage(['start', start] satisfies CdclThreadMessage, from ? buffersOf(from) : []);
+  }
+
+  /** Puzzles (paused, or running on it) on `thread`. */
+  private load(thread: Thread): number {
+    let n = thread.held.size;
+    for (const w of this.waiting) if (w.thread === thread) n++;
+    return n;
+  }
+
+  /**
+   * Once no new puzzle waits, a thread with room and two puzzles fewer than another takes the paused one that has had
+   * most time there: its searches' state moves (cdcl.ts CdclPortfolioRace.capture), so the two threads end together.
+   * A puzzle's searches had stayed on the thread that started them, and a run's end waited for the thread that
+   * happened to hold the most of the slowest puzzles while the other raced copies.
+   */
+  private balance(): void {
+    if (this.waiting.some((w) => !w.thread)) return;
+    for (const to of this.pool) {
+      if (to.broken || to.held.size >= CDCL_PUZZLES_PER_THREAD) continue;
+      const loadHere = this.load(to);
+      let best: Waiting | undefined;
+      for (const w of this.waiting) {
+        if (!w.thread || w.thread === to || w.stuckAt === w.spentMs || this.moving.has(w.index) || to.held.has(w.index)) continue;
+        if (this.waiting.some((o) => o.thread === to && o.index === w.index) || this.load(w.thread) < loadHere + 2) continue;
+        if (!best || w.spentMs > best.spentMs) best = w;
+      }
+      if (!best) continue;
+      this.waiting.splice(this.waiting.indexOf(best), 1);
+      to.held.set(best.index, best);
+      this.moving.set(best.index, { job: best, from: best.thread!, to });
+      best.thread!.worker.postMessage(['move', best.index] satisfies CdclThreadMessage);
+    }
+  }
+
+  /** A paused puzzle's state from thread `sender`: started on the thread it goes to, or back where it was (null). */
+  private arrive(sender: Thread, id: number, moved: RaceState | null): void {
+    const move = this.moving.get(id);
+    if (!move) {
+      // its move was called off (a thread failed): a state not given up is still paused there
+      if (!moved) sender.worker.postMessage(['drop', id] satisfies CdclThreadMessage);
+      return;
+    }
+    this.moving.delete(id);
+    const { job, from, to } = move;
+    if (!this.done.has(id) || !to.held.has(id)) {
+      // dropped meanwhile: a state not given up is still paused there
+      if (!moved) from.worker.postMessage(['drop', id] satisfies CdclThreadMessage);
+      return;
+    }
+    if (!moved) {
+      to.held.delete(id);
+      this.waiting.push({ ...job, thread: from, stuckAt: job.spentMs });
+      return;
+    }
+    this.movesMade++;
+    this.post(to, job, moved);
   }
 
   /**
@@ -163,6 +230,8 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
    */
   private copyOnIdle(): void {
     if (this.waiting.some((w) => !w.thread)) return;
+    // a thread with two or more gives one up at its next pass (balance): no copy meanwhile
+    if (this.pool.some((t) => !t.broken && this.load(t) >= 2)) return;
     // a thread not started yet is idle too
     if (this.pool.length < this.threads && this.done.size > 0) this.spawn();
     for (const thread of this.pool) {
@@ -183,6 +252,11 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
     const thread: Thread = { worker: startCdclThread()!, held: new Map(), broken: false };
     thread.worker.on('message', (m: 'ready' | CdclThreadReply) => {
       if (m === 'ready') return;
+      if ('moved' in m) {
+        this.arrive(thread, m.id, m.moved);
+        this.pump();
+        return;
+      }
       const job = thread.held.get(m.id);
       const done = this.done.get(m.id);
       if (!job || !done) return;
@@ -206,6 +280,13 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
       for (const w of paused) this.waiting.splice(this.waiting.indexOf(w), 1);
       const lost = [...thread.held.keys(), ...paused.map((w) => w.index)];
       thread.held.clear();
+      // (a puzzle on its way from it is lost too; one on its way to it is among its held)
+      for (const [index, move] of this.moving) {
+        if (move.from !== thread && move.to !== thread) continue;
+        this.moving.delete(index);
+        move.to.held.delete(index);
+        if (move.from === thread) lost.push(index);
+      }
       // (a puzzle with a copy on another thread goes on there)
       const elsewhere = (index: number) => this.waiting.some((w) => w.index === index) || this.pool.some((t) => t.held.has(index));
       for (const index of lost) if (!elsewhere(index)) this.done.get(index)?.({ ...emptyCdclResult(), search: CDCL_SEARCHES[0], ms: performance.now() - this.t0 });
