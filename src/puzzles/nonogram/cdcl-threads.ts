@@ -203,18 +203,14 @@ export class CdclThreads implements RaceHelper<CdclOutcome> {
   /** A paused puzzle's state from thread `sender`: started on the thread it goes to, or back where it was (null). */
   private arrive(sender: Thread, id: number, moved: RaceState | null): void {
     const move = this.moving.get(id);
-    if (!move) {
-      // its move was called off (a thread failed): a state not given up is still paused there
+    this.moving.delete(id);
+    if (!move || !this.done.has(id) || !move.to.held.has(id)) {
+      // its move called off (a thread failed) or the puzzle dropped meanwhile: a state not given up is still paused
+      // on the thread that sent the reply
       if (!moved) sender.worker.postMessage(['drop', id] satisfies CdclThreadMessage);
       return;
     }
-    this.moving.delete(id);
     const { job, from, to } = move;
-    if (!this.done.has(id) || !to.held.has(id)) {
-      // dropped meanwhile: a state not given up is still paused there
-      if (!moved) from.worker.postMessage(['drop', id] satisfies CdclThreadMessage);
-      return;
-    }
     if (!moved) {
       to.held.delete(id);
       this.waiting.push({ ...job, thread: from, stuckAt: job.spentMs });

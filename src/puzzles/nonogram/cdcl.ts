@@ -1225,8 +1225,8 @@ export class CdclPortfolio {
   private readonly members: { member: number; round: CdclRound; steps: Generator<void, CdclResult>; published: number; result?: CdclResult }[];
   private readonly joinAfter: number;
   private readonly settleCache: Uint32Array;
-  private rounds = 0;
-  private joinedCount = 1;
+  private rounds: number;
+  private joinedCount: number;
 
   /** the conflicts of its searches so far, all together */
   get conflicts(): number {
@@ -1251,10 +1251,8 @@ export class CdclPortfolio {
       const round: CdclRound = { budget: opts.turn ?? PORTFOLIO_TURN, out: was?.out ?? [], peers: [], resumeFrom: was?.search, live: was?.search?.res };
       return { member, round, steps: cdclSteps(p, { ...opts, search, settleCache }, round), published: was?.published ?? 0, result: was?.result };
     });
-    if (from) {
-      this.rounds = from.rounds;
-      this.joinedCount = from.joinedCount;
-    }
+    this.rounds = from?.rounds ?? 0;
+    this.joinedCount = from?.joinedCount ?? 1;
   }
 
   /** Its state between steps, for another thread to go on from (CdclPortfolio's `from`); undefined while a search is
@@ -1262,8 +1260,10 @@ export class CdclPortfolio {
   capture(): PortfolioState | undefined {
     const members: PortfolioState['members'] = [];
     for (const m of this.members) {
-      const search = m.result || !m.round.live ? undefined : m.round.capture?.();
-      if (!m.result && m.round.live && !search) return undefined;
+      // (a search not started yet, or ended, has no state to carry)
+      const running = !m.result && m.round.live !== undefined;
+      const search = running ? m.round.capture?.() : undefined;
+      if (running && !search) return undefined;
       members.push({ out: m.round.out, published: m.published, result: m.result, search });
     }
     return { rounds: this.rounds, joinedCount: this.joinedCount, settleCache: this.settleCache, members };
