@@ -528,6 +528,8 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
   // the arena grows as clauses come (putClause): most puzzles never need the whole of it, and a thread holds many
   let mem = from?.mem ?? new Uint32Array(Math.min(END, ARENA + FIRST_ARENA_WORDS)).fill(NONE, 0, HEADS);
   let lits = new Uint16Array(mem.buffer);
+  // the same words as int32 (NONE is -1): the watch loop's addresses stay small integers for the JIT
+  let memI = new Int32Array(mem.buffer);
   let top = from?.top ?? ARENA;
   let ptop = from?.ptop ?? ARENA;
   let blockAt = from?.blockAt ?? NONE;
@@ -662,37 +664,42 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
 
   // conflict: NONE after a settle contradiction (the line in fail*), else the conflicting clause's address
   const propagate = (): number | undefined => {
+    // the arena's views in locals: it grows only when a clause is learned, never in here
+    const mem_ = memI;
+    const lits_ = lits;
+    const states = litStates;
     for (;;) {
       while (qhead < trailLen) {
         const falseLit = litOf(trail[qhead++]) ^ 1;
         let link = falseLit; // address of the pointer to the current clause
-        let cl = mem[link];
-        while (cl !== NONE) {
+        let cl = mem_[link];
+        while (cl !== -1) {
           const at = 2 * cl + LIT;
-          const k = lits[at] === falseLit ? 0 : 1;
-          const next = mem[cl + 1 + k];
-          const other = lits[at + 1 - k];
-          if (litState(other) === 1) {
+          // which of the two watches is this literal's, without a branch (half the time either: unpredictable)
+          const k = ((lits_[at] ^ falseLit) + 0xffff) >>> 16;
+          const next = mem_[cl + 1 + k];
+          const other = lits_[at + 1 - k];
+          if (states[other] === 1) {
             link = cl + 1 + k;
             cl = next;
             continue;
           }
-          const len = mem[cl] & LENGTH_MASK;
+          const len = mem_[cl] & LENGTH_MASK;
           let moved = false;
           for (let j = 2; j < len; j++) {
-            const q = lits[at + j];
-            if (litState(q) !== 2) {
-              lits[at + k] = q;
-              lits[at + j] = falseLit;
-              mem[link] = next;
-              mem[cl + 1 + k] = mem[q];
-              mem[q] = cl;
+            const q = lits_[at + j];
+            if (states[q] !== 2) {
+              lits_[at + k] = q;
+              lits_[at + j] = falseLit;
+              mem_[link] = next;
+              mem_[cl + 1 + k] = mem_[q];
+              mem_[q] = cl;
               moved = true;
               break;
             }
           }
           if (!moved) {
-            if (litState(other) === 2) return cl;
+            if (states[other] === 2) return cl;
             assignLit(other, cl);
             link = cl + 1 + k;
           }
@@ -893,6 +900,7 @@ export function* cdclSteps(p: Nonogram, opts: CdclOptions = {}, round?: CdclRoun
       grown.set(mem);
       mem = grown;
       lits = new Uint16Array(mem.buffer);
+      memI = new Int32Array(mem.buffer);
     }
     mem[at] = len;
     for (let j = 0; j < len; j++) lits[2 * at + LIT + j] = from[j];
