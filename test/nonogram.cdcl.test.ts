@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseNonograms, pictureToPuzzle, type Nonogram } from '../src/puzzles/nonogram/codec.ts';
-import { CDCL_SEARCHES, CDCL_CLEANUP, CdclPortfolio, CdclPortfolioRace, CdclRoundsTwin, emptyCdclResult, explainLine, lineAutomaton, lubyTerm, solveCdclCpu, solveCdclPortfolio, transposedNonogram, untransposedSolution, type PortfolioResult } from '../src/puzzles/nonogram/cdcl.ts';
+import { CDCL_SEARCHES, CDCL_CLEANUP, CdclPortfolio, CdclPortfolioRace, CdclRoundsTwin, emptyCdclResult, explainLine, lineAutomaton, lubyTerm, settleByLineAutomaton, solveCdclCpu, solveCdclPortfolio, transposedNonogram, untransposedSolution, type PortfolioResult } from '../src/puzzles/nonogram/cdcl.ts';
 import { cdclKernel, LANE_MAX_LINE, probingKernel, solveNonogramCdcl, type CdclLaneOptions, type CdclOutcome, type LaneStats } from '../src/puzzles/nonogram/lane.ts';
 import type { GpuContext } from '../src/gpu/context.ts';
 import { ANSWERS, raceRounds, type RaceHelper } from '../src/puzzles/nonogram/rounds.ts';
@@ -27,6 +27,46 @@ function edgeCases(): Nonogram[] {
 describe('nonogram CDCL (CPU twin) answers as the probing solver does', () => {
   it('the Luby sequence', () => {
     expect(Array.from({ length: 15 }, (_, i) => lubyTerm(i + 1))).toEqual([1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+  });
+
+  it("the search's settle (the clue's automaton, on bits) decides what reference.ts settle does: random lines, every share of known cells, contradictions", () => {
+    let seed = 777;
+    const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) / (1 << 24);
+    const seen = { contradictions: 0, decided: 0, allKnown: 0 };
+    for (let trial = 0; trial < 4000; trial++) {
+      const len = 1 + Math.floor(rand() * 31);
+      const picture = Array.from({ length: len }, () => rand() < 0.55);
+      const clue: number[] = [];
+      for (let i = 0, run = 0; i <= len; i++) {
+        if (i < len && picture[i]) run++;
+        else if (run) clue.push(run), (run = 0);
+      }
+      const line = new Uint8Array(len);
+      const knownShare = trial % 10 === 0 ? 1 : rand();
+      for (let i = 0; i < len; i++) if (rand() < knownShare) line[i] = picture[i] !== rand() < 0.05 ? FILLED : EMPTY;
+      let fil = 0;
+      let emp = 0;
+      for (let i = 0; i < len; i++) {
+        if (line[i] === FILLED) fil |= 1 << i;
+        if (line[i] === EMPTY) emp |= 1 << i;
+      }
+      const out = new Uint8Array(len);
+      const ok = settle(clue, line, out);
+      const got = settleByLineAutomaton(lineAutomaton(clue), len, fil, emp);
+      const where = `${clue} / ${line.join('')}`;
+      expect(got !== undefined, where).toBe(ok);
+      if (!got) {
+        seen.contradictions++;
+        continue;
+      }
+      const cells = Array.from({ length: len }, (_, i) => ((got.fil >>> i) & 1 ? FILLED : (got.emp >>> i) & 1 ? EMPTY : UNKNOWN));
+      expect(cells.join(''), where).toBe(Array.from(out).join(''));
+      if ((fil | emp) === 2 ** len - 1) seen.allKnown++;
+      else if (cells.some((v, i) => v !== line[i])) seen.decided++;
+    }
+    expect(seen.contradictions).toBeGreaterThan(200);
+    expect(seen.decided).toBeGreaterThan(1000);
+    expect(seen.allKnown).toBeGreaterThan(100);
   });
 
   it('explainLine reduces as the exact settle does (its automaton checks answer as settles): random lines, known cells, contradictions', () => {

@@ -259,10 +259,14 @@ function settleByAutomaton(a: LineAutomaton, len: number, fil: number, emp: numb
     settledEmp = emp >>> 0;
     return true;
   }
+  // below the lowest unknown cell nothing is left to decide, and a line that passed the forward check allows each
+  // known cell its value: the backward pass stops there
+  const unknown = cells & ~(fil | emp);
+  const lowest = 31 - Math.clz32(unknown & -unknown);
   let live = a.accept | 0;
   let canFill = 0;
   let canEmpty = 0;
-  for (let j = len - 1; j >= 0; j--) {
+  for (let j = len - 1; j >= lowest; j--) {
     const viaFilled = -((notEmpty >>> j) & 1) & (live >>> 1) & one;
     const viaEmpty = -((notFilled >>> j) & 1) & ((live & stay) | ((live >>> 1) & gap));
     const reach = reachBefore[j];
@@ -270,9 +274,14 @@ function settleByAutomaton(a: LineAutomaton, len: number, fil: number, emp: numb
     canEmpty |= ((reach & viaEmpty) !== 0 ? 1 : 0) << j;
     live = viaFilled | viaEmpty;
   }
-  settledFil = (fil | (cells & ~canEmpty)) >>> 0;
-  settledEmp = (emp | (cells & ~canFill)) >>> 0;
+  settledFil = (fil | (unknown & ~canEmpty)) >>> 0;
+  settledEmp = (emp | (unknown & ~canFill)) >>> 0;
   return true;
+}
+
+/** settleByAutomaton for a caller outside the search (tests): the settled cells' bits, undefined on a contradiction. */
+export function settleByLineAutomaton(a: LineAutomaton, len: number, fil: number, emp: number): { fil: number; emp: number } | undefined {
+  return settleByAutomaton(a, len, fil, emp) ? { fil: settledFil, emp: settledEmp } : undefined;
 }
 
 /**
