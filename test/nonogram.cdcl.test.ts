@@ -11,7 +11,7 @@ import { ANSWERS, raceRounds, type RaceHelper } from '../src/puzzles/nonogram/ro
 import { compileNonogramRules, solveNonograms } from '../src/puzzles/nonogram/solver.ts';
 import { EMPTY, FILLED, UNKNOWN, settle, solveCpu, verify } from '../src/puzzles/nonogram/reference.ts';
 import { skipGpu, withDevice } from './gpu.ts';
-import { randomPicture } from './nonogram.helpers.ts';
+import { lcg, randomKnownLine, randomPicture } from './nonogram.helpers.ts';
 
 /** Random pictures 1x1 .. 31x31, an all-empty one, contradictions and givens. */
 function edgeCases(): Nonogram[] {
@@ -30,26 +30,10 @@ describe('nonogram CDCL (CPU twin) answers as the probing solver does', () => {
   });
 
   it("the search's settle (the clue's automaton, on bits) decides what reference.ts settle does: random lines, every share of known cells, contradictions", () => {
-    let seed = 777;
-    const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) / (1 << 24);
+    const rand = lcg(777);
     const seen = { contradictions: 0, decided: 0, allKnown: 0 };
     for (let trial = 0; trial < 4000; trial++) {
-      const len = 1 + Math.floor(rand() * 31);
-      const picture = Array.from({ length: len }, () => rand() < 0.55);
-      const clue: number[] = [];
-      for (let i = 0, run = 0; i <= len; i++) {
-        if (i < len && picture[i]) run++;
-        else if (run) clue.push(run), (run = 0);
-      }
-      const line = new Uint8Array(len);
-      const knownShare = trial % 10 === 0 ? 1 : rand();
-      for (let i = 0; i < len; i++) if (rand() < knownShare) line[i] = picture[i] !== rand() < 0.05 ? FILLED : EMPTY;
-      let fil = 0;
-      let emp = 0;
-      for (let i = 0; i < len; i++) {
-        if (line[i] === FILLED) fil |= 1 << i;
-        if (line[i] === EMPTY) emp |= 1 << i;
-      }
+      const { len, clue, line, fil, emp } = randomKnownLine(rand, () => (trial % 10 === 0 ? 1 : rand()), 0.05);
       const out = new Uint8Array(len);
       const ok = settle(clue, line, out);
       const got = settleByLineAutomaton(lineAutomaton(clue), len, fil, emp);
@@ -70,28 +54,12 @@ describe('nonogram CDCL (CPU twin) answers as the probing solver does', () => {
   });
 
   it('explainLine reduces as the exact settle does (its automaton checks answer as settles): random lines, known cells, contradictions', () => {
-    let seed = 12345;
-    const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) / (1 << 24);
+    const rand = lcg(12345);
     const seen = { decided: 0, contradictions: 0, dropped: 0 };
     for (let trial = 0; trial < 3000; trial++) {
-      const len = 1 + Math.floor(rand() * 31);
-      const picture = Array.from({ length: len }, () => rand() < 0.55);
-      const clue: number[] = [];
-      for (let i = 0, run = 0; i <= len; i++) {
-        if (i < len && picture[i]) run++;
-        else if (run) clue.push(run), (run = 0);
-      }
       // known cells from the picture, a few flipped (contradictions), in a random trail order
-      const line = new Uint8Array(len);
-      const knownShare = rand();
-      for (let i = 0; i < len; i++) if (rand() < knownShare) line[i] = picture[i] !== rand() < 0.08 ? FILLED : EMPTY;
+      const { len, clue, line, fil, emp } = randomKnownLine(rand, rand, 0.08);
       const order = Array.from({ length: len }, () => Math.floor(rand() * 1000));
-      let fil = 0;
-      let emp = 0;
-      for (let i = 0; i < len; i++) {
-        if (line[i] === FILLED) fil |= 1 << i;
-        if (line[i] === EMPTY) emp |= 1 << i;
-      }
       // the reduction by settles (the twin's before explainLine): latest first, ties to the lower cell
       const bySettles = (t: number, tv: number) => {
         let keep = fil | emp;
